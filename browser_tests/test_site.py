@@ -1,0 +1,167 @@
+"""The built site in Chromium: every page loads offline, with its math rendered.
+
+Serves docs/_build/html on loopback and visits every page; fails on a failed
+request, a request to another host, an HTTP error, a console error, or math
+left unrendered. Also opens the operator pages from file:// (an air-gapped lab
+may have no web server), checks the copy button copies runnable Python, and
+saves a screenshot of each operator page in build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "docs" / "_build" / "html"
+SHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+OPERATORS = ["clip", "max", "abs"]
+# Chromium's own background traffic is refused on this closed network; none of it is the site's.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+PAGES = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html"))
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass  # the test reports what matters
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """``python -m http.server`` over the site, on loopback."""
+    handler = functools.partial(QuietHandler, directory=str(SITE))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        httpd.block_on_close = True  # join request threads on close: no socket left open
+        thread = threading.Thread(target=httpd.serve_forever)
+        thread.start()
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+        httpd.shutdown()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A page, and everything that went wrong while it loaded."""
+
+    def __init__(self, page: Page, allowed_origin: str) -> None:
+        self.page, self.problems = page, []
+        page.on("requestfailed", lambda r: self.problems.append(f"failed request {r.url}: {r.failure}"))
+        page.on(
+            "response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status} for {r.url}")
+        )
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+
+        def other_host(request) -> None:
+            url = urlsplit(request.url)
+            if (
+                url.scheme not in ("data", "blob", "about")
+                and f"{url.scheme}://{url.netloc}" != allowed_origin
+            ):
+                self.problems.append(f"request to another host: {request.url}")
+
+        page.on("request", other_host)
+
+    def open(self, url: str) -> Page:
+        self.page.goto(url, wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+        return self.page
+
+
+def unrendered_math(page: Page) -> list[str]:
+    """Math elements without KaTeX output, KaTeX errors, and TeX left in the text."""
+    return page.evaluate("""() => {
+        const bad = [];
+        for (const el of document.querySelectorAll('.math, div.math, span.math')) {
+            if (!el.querySelector('.katex')) bad.push('not rendered: ' + el.textContent.slice(0, 60));
+        }
+        for (const el of document.querySelectorAll('.katex-error')) bad.push('KaTeX error: ' + el.title);
+        const text = document.body.innerText;
+        for (const tex of ['\\\\begin{', '$$', '\\\\frac', '\\\\mathrm']) {
+            if (text.includes(tex)) bad.push('TeX in the page text: ' + tex);
+        }
+        return bad;
+    }""")
+
+
+def test_the_site_was_built() -> None:
+    assert (SITE / "index.html").exists(), "run `nox -s docs` first"
+    assert {f"{op}.html" for op in OPERATORS} <= set(PAGES)
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_page_loads_offline_with_math_rendered(browser: Browser, server: str, page_path: str) -> None:
+    page = browser.new_page()
+    visit = Visit(page, server)
+    visit.open(f"{server}/{page_path}")
+    assert visit.problems == []
+    assert unrendered_math(page) == []
+    page.close()
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+def test_operator_page_from_file_url(browser: Browser, operator: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    visit = Visit(page, "file://")
+    visit.open((SITE / f"{operator}.html").as_uri())
+    assert visit.problems == []
+    assert unrendered_math(page) == []
+    assert page.locator(".sonnx-example").count() >= 3
+    assert page.locator("table.sonnx-values").count() == 2  # the live cells' special values
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{operator}.png"), full_page=False)
+    page.close()
+
+
+def test_copy_button_copies_runnable_python(browser: Browser, server: str) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    Visit(page, server).open(f"{server}/clip.html")
+    example = page.locator(".sonnx-example", has_text="Values below L and above M (draft, example 1)").first
+    block = example.locator(".highlight")
+    block.hover()
+    block.locator("button.copybtn").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    lines = copied.splitlines()
+    assert lines[0] == "import numpy as np, sonnx_spec"
+    assert lines[-1] == "sonnx_spec.clip(X, L, M)"
+    assert not any(line.startswith((">>>", "...", "array(", "Traceback")) for line in lines)
+    exec(compile(copied.replace(lines[-1], "Y = " + lines[-1]), "copied", "exec"), {})  # it runs
+    context.close()
+
+
+def test_requirement_anchor_leads_to_its_definition(browser: Browser, server: str) -> None:
+    page = browser.new_page()
+    Visit(page, server).open(f"{server}/clip.html#CLIP_R1")
+    definition = page.locator("table.need[id='CLIP_R1']")
+    assert definition.count() == 1
+    assert "Input L is given" in definition.inner_text()
+    assert definition.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"
+    )
+    page.close()

@@ -1,0 +1,1 @@
+"""One module per operator: its checks, each next to its rule id, then its semantics."""

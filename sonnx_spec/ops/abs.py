@@ -1,0 +1,44 @@
+"""Abs (ONNX Abs-13 in the SONNX profile): Y[i] = |X[i]|."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..checks import describe, first_index, is_explicit, is_sparse, sonnx_family
+from ..errors import SonnxError
+from ..types import is_signed_int
+
+Tensor = np.ndarray | np.generic
+
+
+def abs(X: Tensor) -> np.ndarray:  # noqa: A001 - the operator's name
+    """Element-wise absolute value.
+
+    ``|-0| = +0``, ``|±inf| = +inf``, ``|NaN|`` is NaN; unsigned integers are
+    returned unchanged. The lowest value of a signed integer type has no
+    absolute value in that type: it is refused (ABS_E1), not wrapped around.
+
+    Returns a new array of ``X``'s shape and type.
+
+    >>> import numpy as np, sonnx_spec
+    >>> sonnx_spec.abs(np.array([-3, 0, 3], dtype=np.int32))
+    array([3, 0, 3], dtype=int32)
+    """
+    if is_sparse(X):
+        raise SonnxError("ABS_R2", f"abs: X is a sparse tensor ({describe(X)})")
+    if not is_explicit(X):
+        raise SonnxError("ABS_R3", f"abs: X is a {describe(X)}, not a numpy array or scalar")
+    if sonnx_family(X) is None:
+        raise SonnxError("ABS_R1", f"abs: X has element type {X.dtype}, not a SONNX type")
+    Y = np.empty(X.shape, X.dtype)  # ABS_R4, ABS_C1, ABS_C2: on X's shape alone, in X's type
+    np.abs(X, out=Y)  # ABS_S1, ABS_S2
+    if is_signed_int(X.dtype):
+        wrapped = Y < 0  # only the lowest value's absolute value wraps around
+        if wrapped.any():
+            index = first_index(wrapped)
+            raise SonnxError(
+                "ABS_E1",
+                f"abs: X{list(index)} is {np.asarray(X)[index]}, the lowest {X.dtype}; "
+                f"its absolute value is not representable in {X.dtype}",
+            )
+    return Y

@@ -1,0 +1,1 @@
+"""The site's Sphinx extensions, one concern per module (see conf.py)."""

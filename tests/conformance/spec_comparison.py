@@ -1,0 +1,35 @@
+"""Running the spec on a case, and comparing its result with an engine's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from onnx_engines import Result
+from support import assert_same
+
+import sonnx_spec
+
+
+def run_spec(op: str, inputs: Sequence[np.ndarray | None]) -> Result:
+    """The spec's output, or the id of the rule by which it refuses the input."""
+    try:
+        return Result("output", getattr(sonnx_spec, op)(*inputs))
+    except sonnx_spec.SonnxError as error:
+        return Result("refused", message=error.req_id)
+
+
+def same(actual: np.ndarray, expected: np.ndarray) -> bool:
+    """Same type, shape and bits (NaN's payload and sign aside): the criterion of ``assert_same``."""
+    try:
+        assert_same(actual, expected)
+    except AssertionError:
+        return False
+    return True
+
+
+def agrees(spec: Result, engine: Result) -> bool:
+    """The engine gives the spec's output, or refuses an input the spec refuses (for whatever reason)."""
+    if spec.status == "refused":
+        return engine.status == "refused"
+    return engine.status == "output" and same(engine.output, spec.output)

@@ -1,0 +1,168 @@
+"""Shared test tools: the types, independent oracles, strategies, comparisons.
+
+The oracles restate the specification element by element in plain Python, on
+Python ints and floats (exact for every SONNX value), without numpy's kernels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, SonnxError
+
+req = pytest.mark.req
+
+ALL = pytest.mark.parametrize("dtype", TYPES, ids=[t.name for t in TYPES])
+INTS = pytest.mark.parametrize("dtype", INT_TYPES, ids=[t.name for t in INT_TYPES])
+FLOATS = pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=[t.name for t in FLOAT_TYPES])
+SIGNED = [t for t in INT_TYPES if np.issubdtype(t, np.signedinteger)]
+SIGNED_INTS = pytest.mark.parametrize("dtype", SIGNED, ids=[t.name for t in SIGNED])
+OUTSIDE_TYPES = [np.dtype(t) for t in (np.bool_, np.complex64, np.complex128, np.longdouble, object, "U3")]
+OUTSIDE_TYPES += [np.dtype(t) for t in (ml_dtypes.float8_e4m3fn, np.dtype(">f4"))]
+OUTSIDE = pytest.mark.parametrize("bad_dtype", OUTSIDE_TYPES, ids=[str(t) for t in OUTSIDE_TYPES])
+
+
+IMPLICIT_FORMS: dict[str, Callable[[np.ndarray], object]] = {
+    "list": lambda a: a.tolist(),
+    "python number": lambda a: a.ravel()[0].item() if a.size else 0,
+    "masked array": np.ma.masked_array,
+    "matrix": np.asmatrix,
+}
+"""Values without an explicit shape and element type (GR2), made from an array."""
+IMPLICIT = pytest.mark.parametrize("form", IMPLICIT_FORMS)
+
+
+@contextmanager
+def raises_req(req_id: str) -> Iterator[pytest.ExceptionInfo[SonnxError]]:
+    """Expect a SonnxError for ``req_id`` whose message names the rule and its page."""
+    with pytest.raises(SonnxError) as info:
+        yield info
+    assert info.value.req_id == req_id, f"expected {req_id}, got {info.value.req_id}: {info.value}"
+    assert req_id in str(info.value) and ".html#" + req_id in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def scalar(dtype: np.dtype, value: float | int) -> np.generic:
+    return np.array(value, dtype=dtype)[()]
+
+
+# -- comparison -------------------------------------------------------------
+
+
+def assert_same(actual: np.ndarray, expected: np.ndarray) -> None:
+    """Equal bit for bit, except that NaN payloads and signs are not compared."""
+    assert type(actual) is np.ndarray, type(actual)
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape, (actual, expected)
+    if actual.dtype in FLOAT_TYPES:
+        nan = np.isnan(expected)
+        assert np.array_equal(np.isnan(actual), nan), (actual, expected)
+        bits = np.dtype(f"u{actual.dtype.itemsize}")
+        assert np.array_equal(actual[~nan].view(bits), expected[~nan].view(bits)), (actual, expected)
+    else:
+        assert np.array_equal(actual, expected), (actual, expected)
+
+
+# -- the order of the Max draft, on Python values ----------------------------
+
+
+def to_python(value: np.generic) -> int | float:
+    """The exact value of a SONNX scalar as a Python int or float."""
+    if value.dtype in INT_TYPES:
+        return int(value)
+    return float(np.float64(value))  # every float16/bfloat16/float32 is exact in float64
+
+
+def order_key(v: int | float) -> tuple[float | int, int]:
+    """Sort key of a non-NaN value: -0 before +0, as in the Max draft."""
+    return (v, 0 if math.copysign(1.0, v) < 0 else 1) if isinstance(v, float) else (v, 0)
+
+
+def is_nan(v: int | float) -> bool:
+    return isinstance(v, float) and math.isnan(v)
+
+
+def ordered_max(*values: int | float) -> int | float:
+    return math.nan if any(map(is_nan, values)) else max(values, key=order_key)
+
+
+def ordered_min(*values: int | float) -> int | float:
+    return math.nan if any(map(is_nan, values)) else min(values, key=order_key)
+
+
+def elementwise(f: Callable[..., int | float], dtype: np.dtype, *arrays: np.ndarray) -> np.ndarray:
+    """Apply the Python oracle ``f`` to every index of the broadcast arrays."""
+    views = np.broadcast_arrays(*(np.asarray(a) for a in arrays))
+    shape = views[0].shape if views else ()
+    out = np.empty(shape, dtype)
+    for index in np.ndindex(shape):
+        out[index] = f(*(to_python(v[index]) for v in views))
+    return out
+
+
+# -- strategies -------------------------------------------------------------
+
+
+def special_values(dtype: np.dtype) -> list[int | float]:
+    """Integer extremes or floating-point specials of ``dtype`` as Python values."""
+    if dtype in INT_TYPES:
+        info = np.iinfo(dtype)
+        return sorted({info.min, info.min + 1, -1 if info.min < 0 else 0, 0, 1, info.max - 1, info.max})
+    info = ml_dtypes.finfo(dtype)
+    return [
+        math.nan,
+        -math.inf,
+        math.inf,
+        -0.0,
+        0.0,
+        float(info.max),
+        float(info.min),
+        float(info.smallest_subnormal),
+        -float(info.smallest_subnormal),
+        1.0,
+        -1.0,
+    ]
+
+
+def elements(dtype: np.dtype) -> st.SearchStrategy[np.generic]:
+    """Any value of ``dtype`` (for floats: any bit pattern), specials often."""
+    specials = st.sampled_from([scalar(dtype, v) for v in special_values(dtype)])
+    if dtype in INT_TYPES:
+        info = np.iinfo(dtype)
+        anything = st.integers(int(info.min), int(info.max)).map(lambda v: scalar(dtype, v))
+    else:
+        bits = np.dtype(f"u{dtype.itemsize}")
+        anything = st.integers(0, 2 ** (8 * dtype.itemsize) - 1).map(
+            lambda v: np.array(v, dtype=bits).view(dtype)[()]
+        )
+    return st.one_of(specials, anything)
+
+
+def shapes(max_dims: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
+    """Shapes of rank 0 to ``max_dims``, empty ones included."""
+    return hnp.array_shapes(min_dims=0, max_dims=max_dims, min_side=0, max_side=4)
+
+
+@st.composite
+def tensors(draw: st.DrawFn, dtype: np.dtype, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    shape = draw(shapes()) if shape is None else shape
+    values = draw(st.lists(elements(dtype), min_size=math.prod(shape), max_size=math.prod(shape)))
+    return np.array(values, dtype=dtype).reshape(shape)
+
+
+def unchanged(*arrays: np.ndarray) -> Callable[[], None]:
+    """Snapshot ``arrays``; the returned check asserts they were not modified."""
+    copies = [np.array(a, copy=True) for a in arrays]
+
+    def check() -> None:
+        for before, after in zip(copies, arrays, strict=True):
+            assert_same(np.asarray(after), np.asarray(before))
+
+    return check

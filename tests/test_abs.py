@@ -1,0 +1,147 @@
+"""Abs: one test (or more) per requirement id, named after it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from support import (
+    ALL,
+    FLOATS,
+    IMPLICIT,
+    IMPLICIT_FORMS,
+    INTS,
+    OUTSIDE,
+    SIGNED_INTS,
+    assert_same,
+    elementwise,
+    is_nan,
+    raises_req,
+    req,
+    shapes,
+    tensors,
+    to_python,
+    unchanged,
+)
+
+from sonnx_spec import TYPES
+from sonnx_spec import abs as sonnx_abs
+
+
+def abs_oracle(x: float) -> float:
+    return math.fabs(x) if isinstance(x, float) else abs(x)  # fabs: |-0| = +0, |NaN| = NaN
+
+
+def representable(X: np.ndarray) -> bool:
+    """No element is the lowest value of a signed integer type (ABS_E1)."""
+    return X.dtype.kind != "i" or not (X == np.iinfo(X.dtype).min).any()
+
+
+@req("ABS_R1")
+@OUTSIDE
+def test_R1_types_outside_the_twelve_are_refused(bad_dtype: np.dtype) -> None:
+    with raises_req("ABS_R1"):
+        sonnx_abs(np.zeros(3, dtype=bad_dtype))
+
+
+SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # scipy.sparse's own limit
+
+
+@req("ABS_R2", "GR1")
+@pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
+@pytest.mark.parametrize("kind", [scipy.sparse.csr_array, scipy.sparse.csc_matrix, scipy.sparse.coo_array])
+def test_R2_sparse_tensors_are_refused(dtype: np.dtype, kind: type) -> None:
+    with raises_req("ABS_R2"):
+        sonnx_abs(kind(np.eye(2, dtype=dtype)))
+
+
+@req("ABS_R3", "GR2")
+@ALL
+@IMPLICIT
+def test_R3_values_without_explicit_type_are_refused(dtype: np.dtype, form: str) -> None:
+    with raises_req("ABS_R3"):
+        sonnx_abs(IMPLICIT_FORMS[form](np.array([1, 2], dtype=dtype)))
+
+
+@req("ABS_R4", "ABS_C1", "ABS_C2")
+@ALL
+@given(data=st.data())
+def test_R4_C1_C2_Y_has_the_shape_and_type_of_X_alone(dtype: np.dtype, data: st.DataObject) -> None:
+    X = data.draw(tensors(dtype, data.draw(shapes(max_dims=5))))
+    assume(representable(X))
+    Y = sonnx_abs(X)
+    assert type(Y) is np.ndarray and Y.dtype == dtype and Y.shape == X.shape
+
+
+@req("ABS_R4")
+def test_R4_abs_takes_one_tensor_and_nothing_to_broadcast_with() -> None:
+    X = np.array([[-1], [2]], dtype=np.int8)
+    with pytest.raises(TypeError):
+        sonnx_abs(X, np.array([1, 2, 3], dtype=np.int8))  # type: ignore[call-arg]
+
+
+@req("ABS_E1")
+@SIGNED_INTS
+def test_E1_the_lowest_signed_integer_is_refused(dtype: np.dtype) -> None:
+    lowest = np.iinfo(dtype).min
+    X = np.array([[1, -1], [lowest + 1, lowest]], dtype=dtype)
+    inputs_unchanged = unchanged(X)
+    with raises_req("ABS_E1") as info:
+        sonnx_abs(X)
+    inputs_unchanged()
+    assert f"X[1, 1] is {lowest}, the lowest {dtype}" in str(info.value)
+    assert_same(sonnx_abs(X[:, :1]), np.array([[1], [-(lowest + 1)]], dtype=dtype))
+
+
+@req("ABS_E1")
+@pytest.mark.parametrize("dtype", [t for t in TYPES if t.kind == "u"], ids=lambda t: t.name)
+def test_E1_does_not_concern_unsigned_types(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    X = np.array([info.min, info.max], dtype=dtype)
+    assert_same(sonnx_abs(X), X)
+
+
+@req("ABS_S1", "ABS_S2")
+@ALL
+@given(data=st.data())
+def test_S1_S2_each_element_is_the_absolute_value(dtype: np.dtype, data: st.DataObject) -> None:
+    X = data.draw(tensors(dtype))
+    assume(representable(X))
+    inputs_unchanged = unchanged(X)
+    Y = sonnx_abs(X)
+    inputs_unchanged()
+    assert not np.shares_memory(Y, X)
+    assert_same(Y, elementwise(abs_oracle, dtype, X))
+
+
+@req("ABS_S2")
+@FLOATS
+def test_S2_special_values(dtype: np.dtype) -> None:
+    X = np.array([-0.0, 0.0, -math.inf, math.inf, math.nan, -math.nan], dtype=dtype)
+    Y = sonnx_abs(X)
+    assert_same(Y, np.array([0.0, 0.0, math.inf, math.inf, math.nan, math.nan], dtype=dtype))
+    assert not np.signbit(Y[:4]).any()
+
+
+@req("ABS_P1")
+@ALL
+@given(data=st.data())
+def test_P1_Y_is_non_negative_and_equals_X_or_minus_X(dtype: np.dtype, data: st.DataObject) -> None:
+    X = data.draw(tensors(dtype))
+    assume(representable(X))
+    for x, y in zip(map(to_python, X.ravel()), map(to_python, sonnx_abs(X).ravel()), strict=True):
+        assert is_nan(y) == is_nan(x)
+        if not is_nan(y):
+            assert y >= 0 and y in (x, -x)
+
+
+@req("ABS_S1")
+@INTS
+def test_S1_integer_extremes(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    X = np.array([info.max, info.min + (1 if info.min < 0 else 0)], dtype=dtype)
+    assert sonnx_abs(X).tolist() == [info.max, abs(int(info.min) + (1 if info.min < 0 else 0))]

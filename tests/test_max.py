@@ -1,0 +1,210 @@
+"""Max: one test (or more) per requirement id, named after it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse
+from hypothesis import given
+from hypothesis import strategies as st
+from support import (
+    ALL,
+    FLOATS,
+    IMPLICIT,
+    IMPLICIT_FORMS,
+    OUTSIDE,
+    assert_same,
+    elementwise,
+    is_nan,
+    order_key,
+    ordered_max,
+    raises_req,
+    req,
+    scalar,
+    tensors,
+    to_python,
+    unchanged,
+)
+
+from sonnx_spec import TYPES
+from sonnx_spec import max as sonnx_max
+
+
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The common shape of the broadcasting rule, restated; None if there is none."""
+    rank = max((len(s) for s in shapes), default=0)
+    padded = [(1,) * (rank - len(s)) + s for s in shapes]
+    common = []
+    for sizes in zip(*padded, strict=True):
+        others = {d for d in sizes if d != 1}
+        if len(others) > 1:
+            return None
+        common.append(others.pop() if others else 1)
+    return tuple(common)
+
+
+@st.composite
+def broadcastable(draw: st.DrawFn, dtype: np.dtype) -> list[np.ndarray]:
+    """One to four tensors whose shapes broadcast: a common shape with dimensions set to 1 or dropped."""
+    common = draw(st.lists(st.integers(0, 3), max_size=3).map(tuple))
+    shapes = []
+    for _ in range(draw(st.integers(1, 4))):
+        drop = draw(st.integers(0, len(common)))
+        shape = tuple(d if draw(st.booleans()) else 1 for d in common[drop:])
+        shapes.append(shape)
+    return [draw(tensors(dtype, shape)) for shape in shapes]
+
+
+def sample(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([1, 5], dtype=dtype), np.array([3, 2], dtype=dtype)
+
+
+@req("MAX_C1")
+def test_C1_no_input_is_refused() -> None:
+    with raises_req("MAX_C1"):
+        sonnx_max()
+
+
+SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # scipy.sparse's own limit
+
+
+@req("MAX_R1", "GR1")
+@pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
+@pytest.mark.parametrize("position", [0, 1])
+def test_R1_sparse_inputs_are_refused(dtype: np.dtype, position: int) -> None:
+    args: list = list(sample(dtype))
+    args[position] = scipy.sparse.coo_array(np.ones((1, 2), dtype=dtype))
+    with raises_req("MAX_R1") as info:
+        sonnx_max(*args)
+    assert f"X{position} is a sparse tensor" in str(info.value)
+
+
+@req("MAX_R2", "GR2")
+@ALL
+@IMPLICIT
+@pytest.mark.parametrize("position", [0, 1])
+def test_R2_inputs_without_explicit_type_are_refused(dtype: np.dtype, form: str, position: int) -> None:
+    args: list = list(sample(dtype))
+    args[position] = IMPLICIT_FORMS[form](args[position])
+    with raises_req("MAX_R2"):
+        sonnx_max(*args)
+
+
+@req("MAX_R3", "GR3")
+@ALL
+def test_R3_inputs_of_different_types_are_refused_not_converted(dtype: np.dtype) -> None:
+    for other in TYPES:
+        if other != dtype:
+            with raises_req("MAX_R3") as info:
+                sonnx_max(np.ones(2, dtype), np.ones(2, dtype), np.ones(2, other))
+            assert f"X2 has element type {other} but X0 has {dtype}" in str(info.value)
+
+
+@req("MAX_C2")
+@OUTSIDE
+@pytest.mark.parametrize("position", [0, 1])
+def test_C2_types_outside_the_twelve_are_refused(bad_dtype: np.dtype, position: int) -> None:
+    args = [np.zeros(2, dtype=np.float32), np.zeros(2, dtype=np.float32)]
+    args[position] = np.zeros(2, dtype=bad_dtype)
+    with raises_req("MAX_C2"):
+        sonnx_max(*args)
+
+
+@req("MAX_E1")
+@ALL
+@pytest.mark.parametrize("shapes", [[(2,), (3,)], [(2, 3), (3, 2)], [(0,), (2,)], [(1,), (2,), (4, 3)]])
+def test_E1_shapes_that_do_not_broadcast_are_refused(dtype: np.dtype, shapes: list[tuple[int, ...]]) -> None:
+    assert broadcast_shape(*shapes) is None
+    with raises_req("MAX_E1") as info:
+        sonnx_max(*(np.zeros(s, dtype) for s in shapes))
+    assert all(str(s) in str(info.value) for s in shapes)
+
+
+@req("MAX_E2", "MAX_C3", "MAX_S1")
+@ALL
+@given(data=st.data())
+def test_E2_C3_Y_has_the_broadcast_shape_and_the_inputs_type(dtype: np.dtype, data: st.DataObject) -> None:
+    inputs = data.draw(broadcastable(dtype))
+    Y = sonnx_max(*inputs)
+    assert type(Y) is np.ndarray and Y.dtype == dtype
+    assert Y.shape == broadcast_shape(*(x.shape for x in inputs))
+
+
+@req("MAX_S1", "MAX_S2", "MAX_C3")
+@ALL
+@given(data=st.data())
+def test_S1_S2_each_element_is_the_greatest_in_the_order(dtype: np.dtype, data: st.DataObject) -> None:
+    inputs = data.draw(broadcastable(dtype))
+    inputs_unchanged = unchanged(*inputs)
+    Y = sonnx_max(*inputs)
+    inputs_unchanged()
+    assert not any(np.shares_memory(Y, x) for x in inputs)
+    assert_same(Y, elementwise(ordered_max, dtype, *inputs))
+
+
+@req("MAX_S1")
+@ALL
+@given(data=st.data())
+def test_S1_one_input_gives_a_copy(dtype: np.dtype, data: st.DataObject) -> None:
+    X = data.draw(tensors(dtype))
+    Y = sonnx_max(X)
+    assert_same(Y, X)
+    assert not np.shares_memory(Y, X)
+
+
+@req("MAX_S2")
+@FLOATS
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (0.0, -0.0, 0.0),
+        (-0.0, 0.0, 0.0),
+        (-0.0, -0.0, -0.0),
+        (-0.0, -1.0, -0.0),
+        (math.nan, math.inf, math.nan),
+        (-math.inf, math.nan, math.nan),
+        (math.inf, 1.0, math.inf),
+        (-math.inf, -1.0, -1.0),
+    ],
+)
+def test_S2_the_order_of_special_values(dtype: np.dtype, a: float, b: float, expected: float) -> None:
+    for args in ((a, b), (b, a), (a, b, b), (b, a, a)):
+        Y = sonnx_max(*(np.array([v], dtype) for v in args))
+        assert_same(Y, np.array([expected], dtype))
+
+
+@req("MAX_S2")
+@FLOATS
+def test_S2_signed_zero_with_broadcasting(dtype: np.dtype) -> None:
+    X0 = np.array([[-0.0], [0.0]], dtype)
+    X1 = np.array([-0.0, 0.0, -1.0], dtype)
+    Y = sonnx_max(X0, X1, scalar(dtype, -0.0))
+    assert_same(Y, np.array([[-0.0, 0.0, -0.0], [0.0, 0.0, 0.0]], dtype))
+
+
+@req("MAX_P1")
+@ALL
+@given(data=st.data())
+def test_P1_Y_is_at_least_every_input_and_equals_one(dtype: np.dtype, data: st.DataObject) -> None:
+    inputs = data.draw(broadcastable(dtype))
+    Y = sonnx_max(*inputs)
+    views = np.broadcast_arrays(*inputs)
+    for index in np.ndindex(Y.shape):
+        y = to_python(Y[index])
+        values = [to_python(v[index]) for v in views]
+        if is_nan(y):
+            assert any(map(is_nan, values))
+        else:
+            assert all(order_key(y) >= order_key(v) for v in values)
+            assert any(order_key(y) == order_key(v) for v in values)
+
+
+@req("MAX_S1")
+@pytest.mark.parametrize("dtype", [np.dtype(np.int64), np.dtype(np.uint64)], ids=["int64", "uint64"])
+def test_S1_64_bit_extremes_are_exact(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    X0 = np.array([info.max - 1, info.min], dtype)
+    X1 = np.array([info.max, info.min + 1], dtype)
+    assert sonnx_max(X0, X1).tolist() == [info.max, info.min + 1]
