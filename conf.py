@@ -197,6 +197,7 @@ needs_role_need_template = "{{id}}"
 needs_table_style = "TABLE"
 needs_table_columns = "ID;TITLE;TYPE"
 needs_build_json = True
+needs_reproducible_json = True  # no build time in needs.json: same sources, same site
 needs_flow_engine = "graphviz"
 graphviz_output_format = "svg"
 suppress_warnings: list[str] = []

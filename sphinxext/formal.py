@@ -12,9 +12,8 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
 
-from .site_data import site_data
+from .site_data import SiteDirective
 
 
 def _table(headers: list[str], rows: list[list[list[nodes.Node]]]) -> nodes.table:
@@ -31,17 +30,16 @@ def _table(headers: list[str], rows: list[list[list[nodes.Node]]]) -> nodes.tabl
     return table
 
 
-class FormalSpecDirective(SphinxDirective):
+class FormalSpecDirective(SiteDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
         operator = self.arguments[0]
-        data = site_data(self.env.app)
+        data = self.site_data()
         path = Path(data.root) / "formal" / f"{operator}.mlw"
         if not path.exists():
             raise self.error(f"no formal specification {path.relative_to(data.root)}")
-        for dependency in [path, *data.inputs]:
-            self.env.note_dependency(str(dependency))
+        self.env.note_dependency(str(path))
         rel = path.relative_to(data.root).as_posix()
         result: list[nodes.Node] = []
         goals = [g for g in data.formal_goals if g.file == rel]
@@ -67,12 +65,13 @@ class FormalSpecDirective(SphinxDirective):
                 rows.append(
                     [
                         [nodes.literal("", "", link)],
+                        [nodes.Text(goal.theory)],
                         ids,
                         [nodes.Text(goal.status)],
                         [nodes.Text(goal.prover or "")],
                     ]
                 )
-            result.append(_table(["Goal", "Proves", "Status", "Prover"], rows))
+            result.append(_table(["Goal", "Theory", "Proves", "Status", "Prover"], rows))
         code = nodes.literal_block(
             path.read_text("utf-8"),
             path.read_text("utf-8"),
@@ -85,13 +84,11 @@ class FormalSpecDirective(SphinxDirective):
         return result
 
 
-class FormalSummaryDirective(SphinxDirective):
+class FormalSummaryDirective(SiteDirective):
     """Goals per operator and the harness's mutation self-check, from the last run."""
 
     def run(self) -> list[nodes.Node]:
-        data = site_data(self.env.app)
-        for path in data.inputs:
-            self.env.note_dependency(str(path))
+        data = self.site_data()
         if data.formal_header is None:
             return self.parse_text_to_nodes("No proof status in this build: `nox -s formal` was not run.")
         rows = []

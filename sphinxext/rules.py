@@ -14,15 +14,13 @@ from __future__ import annotations
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 
 from sonnx_spec.requirements import Requirement
 
-from .site_data import SiteData, site_data
+from .site_data import SiteData, SiteDirective, site_data
 
 logger = logging.getLogger(__name__)
 DIRECTIVES = {"error": "error-condition"}  # docutils already has an `error` admonition
@@ -61,7 +59,8 @@ def need_source(rule: Requirement, data: SiteData) -> list[str]:
         "code": _list(data.code.get(rule.id, [])),
         "tests": _list(f"{name} ({len(cases)})" for name, cases in tests.functions.items()),
         "result": tests.result,
-        "formal": _list(f"{g.goal}@{g.ref}" for g in data.goals_of(rule.id)),
+        # A goal of a generic theory is proved once per clone: list each (theory, goal) once.
+        "formal": _list(dict.fromkeys(f"{g.theory}.{g.goal}@{g.ref}" for g in data.goals_of(rule.id))),
     }
     lines = [f":::{{{DIRECTIVES.get(rule.kind, rule.kind)}}} {rule.statement}"]
     lines += [f":{key}: {value}" for key, value in fields.items() if value]
@@ -74,7 +73,7 @@ def _ids(argument: str) -> list[str]:
     return argument.replace(",", " ").split()
 
 
-class RulesDirective(SphinxDirective):
+class RulesDirective(SiteDirective):
     """Define the selected requirements here (each id on one page only)."""
 
     has_content = False
@@ -86,39 +85,30 @@ class RulesDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
-        data = site_data(self.env.app)
+        data = self.site_data()
         unknown = [i for i in self.options.get("ids", []) if i not in data.requirements]
         if unknown:
             raise self.error(f"unknown requirement id(s): {', '.join(unknown)}")
         chosen = select(data, self.options)
         if not chosen:
             raise self.error("these options select no requirement")
-        for path in data.inputs:
-            self.env.note_dependency(str(path))
         placed = _placed(self.env)
         for rule in chosen:
             placed.setdefault(rule.id, []).append((self.env.docname, self.lineno))
-        source = StringList()
-        for rule in chosen:
-            for line in need_source(rule, data):
-                source.append(line, self.env.doc2path(self.env.docname), self.lineno)
-        container = nodes.container(classes=["sonnx-rules"])
-        self.state.nested_parse(source, self.content_offset, container)
-        return container.children
+        return self.render([line for rule in chosen for line in need_source(rule, data)])
 
 
 TABLE_COLUMNS = 'id as "Id";title as "Statement";origin as "Derived from";sources as "Origin"'
 
 
-class RulesTableDirective(SphinxDirective):
+class RulesTableDirective(SiteDirective):
     """A table of the selected requirements, linking to their definitions."""
 
     has_content = False
     option_spec = {**RulesDirective.option_spec, "columns": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        data = site_data(self.env.app)
-        ids = [rule.id for rule in select(data, self.options)]
+        ids = [rule.id for rule in select(self.site_data(), self.options)]
         if not ids:
             raise self.error("these options select no requirement")
         table = [
@@ -129,10 +119,7 @@ class RulesTableDirective(SphinxDirective):
             ":sort: order",  # the order of requirements.toml
             "```",
         ]
-        source = StringList(table, self.env.doc2path(self.env.docname))
-        container = nodes.container(classes=["sonnx-rules-table"])
-        self.state.nested_parse(source, self.content_offset, container)
-        return container.children
+        return self.render(table)
 
 
 def _placed(env: BuildEnvironment) -> dict[str, list[tuple[str, int]]]:

@@ -10,7 +10,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
 
 from sonnx_spec.requirements import Requirement, Source, requirements, sources
 
@@ -92,6 +95,23 @@ def _gather(app: Sphinx) -> SiteData:
         formal_header=header,
         formal_goals=goals,
     )
+
+
+class SiteDirective(SphinxDirective):
+    """A directive that shows the site's data: re-read when the data changes, rendered from MyST."""
+
+    def site_data(self) -> SiteData:
+        data = site_data(self.env.app)
+        for path in data.inputs:  # a new test run, proof run or code change re-reads the page
+            self.env.note_dependency(str(path))
+        return data
+
+    def render(self, markdown: list[str], *, match_titles: bool = False) -> list[nodes.Node]:
+        """Parse generated MyST in place; its messages point at the directive's line."""
+        source = StringList(markdown, self.env.doc2path(self.env.docname))
+        container = nodes.container()
+        self.state.nested_parse(source, self.content_offset, container, match_titles=match_titles)
+        return container.children
 
 
 def setup(app: Sphinx) -> dict:

@@ -8,11 +8,9 @@ requirements that cite it, with the section they cite.
 from __future__ import annotations
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
 
-from .site_data import SiteData, site_data
+from .site_data import SiteData, SiteDirective
 
 KIND_TITLES = {
     "draft": "SONNX drafts",
@@ -40,15 +38,9 @@ def sources_markdown(data: SiteData) -> list[str]:
     return lines
 
 
-class SourcesDirective(SphinxDirective):
+class SourcesDirective(SiteDirective):
     def run(self) -> list[nodes.Node]:
-        data = site_data(self.env.app)
-        for path in data.inputs:
-            self.env.note_dependency(str(path))
-        source = StringList(sources_markdown(data), self.env.doc2path(self.env.docname))
-        container = nodes.container()
-        self.state.nested_parse(source, self.content_offset, container, match_titles=True)
-        return container.children
+        return self.render(sources_markdown(self.site_data()), match_titles=True)
 
 
 def setup(app: Sphinx) -> dict:

@@ -51,6 +51,7 @@ class TestCase:
 @dataclass(frozen=True)
 class FormalGoal:
     file: str
+    theory: str
     goal: str
     line: int
     status: str
@@ -150,7 +151,9 @@ def read_formal(path: Path) -> tuple[dict, list[FormalGoal]]:
     """The Why3 run's header (tool, provers, mutants) and its goals."""
     data = json.loads(path.read_text("utf-8"))
     goals = [
-        FormalGoal(g["file"], g["goal"], int(g.get("line", 1)), g["status"], g.get("prover"), tuple(g["ids"]))
+        FormalGoal(
+            g["file"], g["theory"], g["goal"], int(g["line"]), g["status"], g.get("prover"), tuple(g["ids"])
+        )
         for g in data["goals"]
     ]
     return data, goals

@@ -18,15 +18,13 @@ import shutil
 from pathlib import Path
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 
 from sonnx_spec.requirements import KINDS, Requirement
 
-from .site_data import CI, SiteData, site_data
+from .site_data import CI, SiteData, SiteDirective, site_data
 
 logger = logging.getLogger(__name__)
 ENFORCED_KINDS = ("constraint", "error")  # must be named where the reference checks them
@@ -116,7 +114,7 @@ def export_items(data: SiteData) -> list[dict]:
                 "test_cases": len(tests.cases),
                 "result": tests.result,
                 "formal": [
-                    {"goal": g.goal, "file": g.file, "line": g.line, "status": g.status}
+                    {"theory": g.theory, "goal": g.goal, "file": g.file, "line": g.line, "status": g.status}
                     for g in data.goals_of(rule.id)
                 ],
                 "tensors": list(rule.tensors),
@@ -132,7 +130,7 @@ def _csv(items: list[dict]) -> str:
     writer.writeheader()
     for item in items:
         row = dict(item)
-        row["formal"] = [f"{g['goal']} ({g['status']})" for g in item["formal"]]
+        row["formal"] = [f"{g['theory']}.{g['goal']} ({g['status']})" for g in item["formal"]]
         writer.writerow({k: "; ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
     return out.getvalue()
 
@@ -146,19 +144,11 @@ def _export(app: Sphinx, exception: Exception | None) -> None:
     (outdir / "traceability.csv").write_text(_csv(items), "utf-8")
 
 
-class TraceabilitySummary(SphinxDirective):
+class TraceabilitySummary(SiteDirective):
     """Counts per operator and kind, the run's figures, and anything unlinked."""
 
     def run(self) -> list[nodes.Node]:
-        data = site_data(self.env.app)
-        for path in data.inputs:
-            self.env.note_dependency(str(path))
-        source = StringList()
-        for line in summary_markdown(data):
-            source.append(line, self.env.doc2path(self.env.docname), self.lineno)
-        container = nodes.container(classes=["sonnx-trace-summary"])
-        self.state.nested_parse(source, self.content_offset, container)
-        return container.children
+        return self.render(summary_markdown(self.site_data()))
 
 
 def summary_markdown(data: SiteData) -> list[str]:
@@ -193,7 +183,7 @@ def summary_markdown(data: SiteData) -> list[str]:
     return lines
 
 
-class DerivationGraph(SphinxDirective):
+class DerivationGraph(SiteDirective):
     """sphinx-needs' needflow of the rules derived from others, drawn by Graphviz.
 
     Without Graphviz's ``dot`` (only Python installed), the page says so instead
@@ -217,11 +207,7 @@ class DerivationGraph(SphinxDirective):
                     "where this copy of the site was built."
                 )
             ]
-        container = nodes.container(classes=["sonnx-derivation"])
-        self.state.nested_parse(
-            StringList(self.FLOW, self.env.doc2path(self.env.docname)), self.content_offset, container
-        )
-        return container.children
+        return self.render(self.FLOW)
 
 
 def setup(app: Sphinx) -> dict:

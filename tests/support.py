@@ -23,6 +23,8 @@ req = pytest.mark.req
 ALL = pytest.mark.parametrize("dtype", TYPES, ids=[t.name for t in TYPES])
 INTS = pytest.mark.parametrize("dtype", INT_TYPES, ids=[t.name for t in INT_TYPES])
 FLOATS = pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=[t.name for t in FLOAT_TYPES])
+SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # the types scipy.sparse takes
+SPARSE = pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
 SIGNED = [t for t in INT_TYPES if np.issubdtype(t, np.signedinteger)]
 SIGNED_INTS = pytest.mark.parametrize("dtype", SIGNED, ids=[t.name for t in SIGNED])
 OUTSIDE_TYPES = [np.dtype(t) for t in (np.bool_, np.complex64, np.complex128, np.longdouble, object, "U3")]

@@ -17,6 +17,7 @@ from support import (
     INTS,
     OUTSIDE,
     SIGNED_INTS,
+    SPARSE,
     assert_same,
     elementwise,
     is_nan,
@@ -48,11 +49,8 @@ def test_R1_types_outside_the_twelve_are_refused(bad_dtype: np.dtype) -> None:
         sonnx_abs(np.zeros(3, dtype=bad_dtype))
 
 
-SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # scipy.sparse's own limit
-
-
 @req("ABS_R2", "GR1")
-@pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
+@SPARSE
 @pytest.mark.parametrize("kind", [scipy.sparse.csr_array, scipy.sparse.csc_matrix, scipy.sparse.coo_array])
 def test_R2_sparse_tensors_are_refused(dtype: np.dtype, kind: type) -> None:
     with raises_req("ABS_R2"):

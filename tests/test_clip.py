@@ -15,6 +15,7 @@ from support import (
     IMPLICIT,
     IMPLICIT_FORMS,
     OUTSIDE,
+    SPARSE,
     assert_same,
     elements,
     elementwise,
@@ -70,11 +71,8 @@ def test_R2_upper_bound_is_required(dtype: np.dtype) -> None:
         clip(X, L)
 
 
-SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # scipy.sparse's own limit
-
-
 @req("CLIP_R3", "GR1")
-@pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
+@SPARSE
 @pytest.mark.parametrize("position", [0, 1, 2], ids=["X", "L", "M"])
 def test_R3_sparse_tensors_are_refused(dtype: np.dtype, position: int) -> None:
     args = list(sample(dtype))

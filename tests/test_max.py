@@ -15,6 +15,7 @@ from support import (
     IMPLICIT,
     IMPLICIT_FORMS,
     OUTSIDE,
+    SPARSE,
     assert_same,
     elementwise,
     is_nan,
@@ -67,11 +68,8 @@ def test_C1_no_input_is_refused() -> None:
         sonnx_max()
 
 
-SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # scipy.sparse's own limit
-
-
 @req("MAX_R1", "GR1")
-@pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
+@SPARSE
 @pytest.mark.parametrize("position", [0, 1])
 def test_R1_sparse_inputs_are_refused(dtype: np.dtype, position: int) -> None:
     args: list = list(sample(dtype))
