@@ -189,7 +189,8 @@ def latex_value(value: Value, signed_zero: bool) -> str:
             return r"+\infty" if value > 0 else r"-\infty"
         if value == 0:
             return ("-0" if math.copysign(1, value) < 0 else "+0") if signed_zero else "0"
-    return repr(value)
+    mantissa, _, exponent = repr(value).partition("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}" if exponent else mantissa
 
 
 def latex(example: Example) -> str:

@@ -4,7 +4,8 @@
 ``:operator:``/``:kind:``/``:family:``) where the page needs them, as need
 objects whose statement, origin and math come from ``requirements.toml`` and
 whose code, tests, result and formal goals come from the run. ``{rules-table}``
-lists requirements in a ``needtable`` that links to those definitions.
+lists requirements in a ``needtable`` that links to those definitions, in the
+``summary`` view (statement and origin) or the ``trace`` view (code, tests, result).
 
 Build errors: an unknown id in ``:ids:``; an id placed on two pages (sphinx-needs
 reports the duplicate); a declared id placed on no page.
@@ -98,14 +99,20 @@ class RulesDirective(SiteDirective):
         return self.render([line for rule in chosen for line in need_source(rule, data)])
 
 
-TABLE_COLUMNS = 'id as "Id";title as "Statement";origin as "Derived from";sources as "Origin"'
+VIEWS = {
+    # The restrictions, constraints… of a type family, where the SONNX layout lists them.
+    "summary": 'id as "Id";title as "Statement";origin as "Derived from";sources as "Origin"',
+    # The traceability of an operator page: each id to its origin, code, tests and result.
+    "trace": 'id as "Id";type_name as "Kind";title as "Statement";origin as "Derived from";'
+    'sources as "Origin";code as "Code";tests as "Tests";result as "Result"',
+}
 
 
 class RulesTableDirective(SiteDirective):
     """A table of the selected requirements, linking to their definitions."""
 
     has_content = False
-    option_spec = {**RulesDirective.option_spec, "columns": directives.unchanged}
+    option_spec = {**RulesDirective.option_spec, "view": lambda arg: directives.choice(arg, list(VIEWS))}
 
     def run(self) -> list[nodes.Node]:
         ids = [rule.id for rule in select(self.site_data(), self.options)]
@@ -114,7 +121,7 @@ class RulesTableDirective(SiteDirective):
         table = [
             "```{needtable}",
             f":filter: id in {ids!r}",
-            f":columns: {self.options.get('columns', TABLE_COLUMNS)}",
+            f":columns: {VIEWS[self.options.get('view', 'summary')]}",
             ":style: table",
             ":sort: order",  # the order of requirements.toml
             "```",
