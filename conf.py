@@ -43,6 +43,7 @@ extensions = [
     "sphinxext.formal",
     "sphinxext.conformance",
     "sphinxext.offline_assets",
+    "sphinxext.reproducible",
     "sphinxext.site_check",
 ]
 

@@ -46,6 +46,15 @@ class Table:
     def __init__(self, headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str = "") -> None:
         self.headers, self.rows, self.caption = headers, rows, caption
 
+    def __repr__(self) -> str:
+        """The table as text: what Jupyter shows without HTML, and what the search index reads."""
+        rows = [list(self.headers), *map(list, self.rows)]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(self.headers))]
+        lines = [
+            "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)) for row in rows
+        ]
+        return "\n".join([self.caption, *lines] if self.caption else lines)
+
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
         body = "".join(
