@@ -42,7 +42,7 @@ extensions = [
     "sphinxext.sources",
     "sphinxext.formal",
     "sphinxext.conformance",
-    "sphinxext.offline_assets",
+    "sphinxext.jupyter_assets",
     "sphinxext.reproducible",
     "sphinxext.site_check",
 ]
@@ -196,14 +196,7 @@ needs_string_links = {
 }
 needs_role_need_template = "{{id}}"
 needs_table_style = "TABLE"
-needs_table_columns = "ID;TITLE;TYPE"
 needs_build_json = True
 needs_reproducible_json = True  # no build time in needs.json: same sources, same site
 needs_flow_engine = "graphviz"
 graphviz_output_format = "svg"
-suppress_warnings: list[str] = []
-
-# -- the project's extensions ---------------------------------------------
-sonnx_test_results = "build/junit.xml"
-sonnx_formal_status = "build/formal-status.json"
-sonnx_conformance_report = "build/conformance.json"

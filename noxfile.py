@@ -122,7 +122,6 @@ def docs(session: nox.Session) -> None:
         session.log(f"The site publishes the proof status in {status}, from a run on these very sources")
     elif require_tool(session, "why3", "apt-get install why3 z3 cvc4"):
         session.log(f"Proving formal/ first: the site publishes each goal's status ({status})")
-        install(session)
         prove(session)
     else:
         FORMAL_STATUS.unlink(missing_ok=True)  # never publish the proofs of other sources

@@ -5,9 +5,7 @@ input the profile refuses with a :class:`SonnxError` naming the requirement.
 """
 
 from .errors import SonnxError
-from .ops.abs import abs  # noqa: A004 - the operator's name
-from .ops.clip import clip
-from .ops.max import max  # noqa: A004 - the operator's name
+from .ops import abs, clip, max  # noqa: A004 - the operators' names
 from .requirements import Requirement, requirement, requirements
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
 

@@ -21,11 +21,11 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.config import Config
-from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import ExtensionMetadata
+
+from .site_data import SiteDirective
 
 FORMAT = 1  # the report format this module reads (see tests/conformance/conformance_report.py)
 OPERATORS = ("clip", "max", "abs")
@@ -195,8 +195,6 @@ def _divergences(report: Json, section: Json) -> list[str]:
 
 def topic_section(report: Json, op: str, topic: str) -> list[str]:
     """What the engines do on one topic's cases: shown on an operator page beside the decision."""
-    if topic not in report["topics"]:
-        raise KeyError(f"topic {topic!r} is not one of {report['topics']}")
     entries = [e for e in report["operators"][op]["divergences"] if e["topic"] == topic]
     engines = ", ".join(_escape(f"{e['title']} {e['version']}") for e in report["engines"])
     if not entries:
@@ -274,7 +272,7 @@ def _cases(report: Json, section: Json) -> list[str]:
 # -- the directive ------------------------------------------------------------
 
 
-class ConformanceReport(SphinxDirective):
+class ConformanceReport(SiteDirective):
     """Renders the conformance report: the summary, or one operator with ``:operator:``."""
 
     option_spec: ClassVar[dict[str, Callable[[str], str]]] = {
@@ -289,6 +287,8 @@ class ConformanceReport(SphinxDirective):
         op, topic = self.options.get("operator"), self.options.get("topic")
         if topic and not op:
             raise self.error(":topic: needs :operator:")
+        if topic and topic not in report["topics"]:
+            raise self.error(f"unknown topic {topic!r}; the report's topics: {', '.join(report['topics'])}")
         try:
             if topic:
                 lines = topic_section(report, op, topic)
@@ -296,10 +296,7 @@ class ConformanceReport(SphinxDirective):
                 lines = summary(report) if op is None else operator_section(report, op)
         except (KeyError, IndexError, TypeError, AttributeError) as error:
             raise self.error(f"conformance report {path} breaks format {FORMAT}: {error!r}") from None
-        container = nodes.container(classes=["sonnx-conformance"])
-        source, _ = self.get_source_info()
-        self.state.nested_parse(StringList(lines, source=source), self.content_offset, container)
-        return [container]
+        return self.render(lines)
 
     def _load(self) -> tuple[Json, Path]:
         path = Path(self.config.sonnx_conformance_report)

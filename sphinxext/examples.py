@@ -38,12 +38,13 @@ from sphinx.util.docutils import SphinxDirective
 
 import sonnx_spec
 from sonnx_spec import TYPES, SonnxError
+from sonnx_spec.compare import same_result
+from sonnx_spec.ops import OPERATORS, input_names
 
 logger = logging.getLogger(__name__)
 
 Value = float | int | list | None
 TYPE_NAMES = {t.name: t for t in TYPES}
-SIGNATURES = {"clip": ("X", "L", "M"), "abs": ("X",)}  # max: X0, X1, … (one or more)
 LINE = re.compile(r"^(?P<name>[A-Za-z]\w*)\s*=\s*(?P<value>.+)$")
 
 
@@ -106,8 +107,8 @@ def parse_example(title: str, operator: str, types: list[str], body: list[str]) 
         else:
             example.inputs.append((name, parse_value(text)))
     names = [name for name, _ in example.inputs]
-    wanted = SIGNATURES.get(operator) or tuple(f"X{m}" for m in range(len(names)))
-    if tuple(names) != wanted:
+    wanted = input_names(operator, len(names))
+    if names != wanted:
         raise ExampleError(
             f"{operator} takes inputs {', '.join(wanted)}; the example gives {', '.join(names)}"
         )
@@ -129,22 +130,9 @@ def to_numpy(value: Value, dtype: np.dtype) -> np.ndarray | np.generic | None:
     return array if isinstance(value, list) else array[()]
 
 
-def same(actual: np.ndarray, expected: np.ndarray) -> bool:
-    """Equal bit for bit, NaN payloads aside (as the tests compare)."""
-    if actual.dtype != expected.dtype or actual.shape != expected.shape:
-        return False
-    if actual.dtype.kind in "iu":
-        return bool(np.array_equal(actual, expected))
-    nan = np.isnan(expected)
-    bits = np.dtype(f"u{actual.dtype.itemsize}")
-    return bool(np.array_equal(np.isnan(actual), nan)) and bool(
-        np.array_equal(actual[~nan].view(bits), expected[~nan].view(bits))
-    )
-
-
 def check(example: Example) -> list[str]:
     """Run the example for each of its types; the mismatches, described."""
-    operator = getattr(sonnx_spec, example.operator)
+    operator = OPERATORS[example.operator]
     problems = []
     for dtype in example.types:
         args = example.arguments(dtype)
@@ -159,7 +147,7 @@ def check(example: Example) -> list[str]:
             continue
         if example.error:
             problems.append(f"{dtype.name}: gave {result!r}, the example says error = {example.error}")
-        elif not same(result, np.asarray(to_numpy(example.expected, dtype))):
+        elif not same_result(result, np.asarray(to_numpy(example.expected, dtype))):
             problems.append(f"{dtype.name}: gave {result!r}, the example says Y = {example.expected!r}")
     return problems
 
@@ -228,7 +216,7 @@ def doctest_text(example: Example) -> str:
     lines.append(f">>> sonnx_spec.{example.operator}({', '.join(n for n, _ in example.inputs)})")
     if example.error:
         try:
-            getattr(sonnx_spec, example.operator)(*example.arguments(dtype))
+            OPERATORS[example.operator](*example.arguments(dtype))
         except SonnxError as error:
             lines += ["Traceback (most recent call last):", "  ...", f"sonnx_spec.errors.SonnxError: {error}"]
     else:
@@ -244,7 +232,7 @@ class ExampleDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         operator = self.options.get("operator", self.env.docname)
-        if operator not in ("clip", "max", "abs"):
+        if operator not in OPERATORS:
             raise self.error("give :operator: (clip, max or abs) outside the operator pages")
         try:
             example = parse_example(

@@ -86,10 +86,6 @@ class TestSummary:
             return "fail"
         return "skip" if "skip" in outcomes else "pass"
 
-    @property
-    def types(self) -> list[str]:
-        return sorted({case.dtype for case in self.cases if case.dtype})
-
 
 def scan_code(root: Path) -> tuple[dict[str, list[CodeRef]], list[tuple[CodeRef, str]]]:
     """Requirement ids named at checks in the package, and every id-like token found.

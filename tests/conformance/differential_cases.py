@@ -17,6 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from sonnx_spec import FLOAT_TYPES
+from sonnx_spec.ops import input_names
 
 OPERATORS = ("clip", "max", "abs")
 
@@ -57,9 +58,7 @@ class Case:
     @property
     def input_names(self) -> list[str]:
         """The names the spec gives the inputs: X, L, M for Clip, X0, X1, … for Max."""
-        if self.op == "max":
-            return [f"X{i}" for i in range(len(self.inputs))]
-        return ["X", "L", "M"][: len(self.inputs)]
+        return input_names(self.op, len(self.inputs))
 
 
 class _Values:

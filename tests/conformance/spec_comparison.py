@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 from onnx_engines import Result
-from support import assert_same
 
 import sonnx_spec
+from sonnx_spec.compare import same_result
 
 
 def run_spec(op: str, inputs: Sequence[np.ndarray | None]) -> Result:
@@ -19,17 +19,8 @@ def run_spec(op: str, inputs: Sequence[np.ndarray | None]) -> Result:
         return Result("refused", message=error.req_id)
 
 
-def same(actual: np.ndarray, expected: np.ndarray) -> bool:
-    """Same type, shape and bits (NaN's payload and sign aside): the criterion of ``assert_same``."""
-    try:
-        assert_same(actual, expected)
-    except AssertionError:
-        return False
-    return True
-
-
 def agrees(spec: Result, engine: Result) -> bool:
     """The engine gives the spec's output, or refuses an input the spec refuses (for whatever reason)."""
     if spec.status == "refused":
         return engine.status == "refused"
-    return engine.status == "output" and same(engine.output, spec.output)
+    return engine.status == "output" and same_result(engine.output, spec.output)

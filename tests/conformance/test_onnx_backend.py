@@ -16,8 +16,10 @@ import pytest
 from backend_cases import OPERATORS, BackendCase, backend_cases
 from conformance_report import BackendOutcome, Recorder
 from onnx_engines import Result
-from spec_comparison import run_spec, same
+from spec_comparison import run_spec
 from support import assert_same
+
+from sonnx_spec.compare import same_result
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def test_backend_case(case: BackendCase, conformance: Recorder) -> None:
     spec = run_spec(case.op, case.inputs)
     listed = EXPECTED_DIVERGENCES.get(case.name)
     if listed is None:
-        passed = spec.status == "output" and same(spec.output, case.expected)
+        passed = spec.status == "output" and same_result(spec.output, case.expected)
         detail = "" if passed else _what_the_spec_did(spec, case)
     else:
         passed = spec.status == "refused" and spec.message == listed.rule
@@ -92,7 +94,7 @@ def _outcome(
 def _what_the_spec_did(spec: Result, case: BackendCase) -> str:
     if spec.status == "refused":
         return f"the spec refuses it by {spec.message}"
-    agreement = "equal to" if same(spec.output, case.expected) else "different from"
+    agreement = "equal to" if same_result(spec.output, case.expected) else "different from"
     return f"the spec returns an output {agreement} ONNX's"
 
 
