@@ -1,9 +1,10 @@
 """Sphinx configuration of the SONNX specification site (sources in docs/).
 
 Built by ``nox -s docs`` with warnings as errors. Everything the site shows
-about requirements, tests, proofs and engines is read from its one source:
-``sonnx_spec/requirements.toml``, ``build/junit.xml``, ``build/formal-status.json``,
-``build/conformance.json``. The site loads nothing from other hosts.
+about rules, operators, tests, proofs and engines is read from its one source:
+the registry of ``sonnx_spec``, ``sonnx_spec/requirements/*.toml``,
+``build/junit.xml``, ``build/formal-status.json``, ``build/conformance.json``.
+The site loads nothing from other hosts.
 """
 
 from __future__ import annotations
@@ -34,24 +35,21 @@ extensions = [
     "jupyter_sphinx",
     "sphinxcontrib.katex",
     "sphinx_copybutton",
-    # The project's own extensions, one concern each.
-    "sphinxext.rules",
-    "sphinxext.examples",
-    "sphinxext.source_pages",
-    "sphinxext.traceability",
-    "sphinxext.sources",
-    "sphinxext.formal",
-    "sphinxext.conformance",
-    "sphinxext.jupyter_assets",
-    "sphinxext.reproducible",
-    "sphinxext.site_check",
+    "sonnx_sphinx",  # the project's own extension (one concern per module: see its docstring)
 ]
 
 root_doc = "index"
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", "_static", "_extra", "images", "Thumbs.db", ".DS_Store"]
 nitpicky = True
-nitpick_ignore = [("py:class", "numpy.ndarray"), ("py:class", "numpy.generic"), ("py:class", "np.ndarray")]
+nitpick_ignore = [
+    ("py:class", "numpy.ndarray"),
+    ("py:class", "numpy.generic"),
+    ("py:class", "np.ndarray"),
+    ("py:class", "collections.abc.Mapping"),
+    ("py:class", "collections.abc.Callable"),
+    ("py:class", "sonnx_spec.requirements.Location"),
+]
 
 # -- MyST ------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "attrs_inline"]
@@ -63,6 +61,7 @@ html_theme = "furo"
 html_title = "SONNX specification"
 html_static_path = ["docs/_static"]
 html_css_files = ["sonnx.css"]
+html_js_files = ["sonnx.js"]
 # Browsers ask every page's host for /favicon.ico; the site has one at its root
 # (sphinx-needs' permalink.html links no icon), and the pages link the same file.
 html_extra_path = ["docs/_extra"]
@@ -111,7 +110,7 @@ doctest_global_setup = "import numpy as np\nimport ml_dtypes\nimport sonnx_spec"
 doctest_test_doctest_blocks = "default"
 
 # -- sphinx-needs: ids, kinds, fields, links; the data comes from sphinxext.rules.
-needs_id_regex = r"^(GR\d+|(CLIP|MAX|ABS)_[RCESP]\d+)$"
+needs_id_regex = sonnx_spec.ids.ID.pattern
 needs_id_required = True
 needs_types = [
     {"directive": "restriction", "title": "Restriction", "prefix": "R", "color": "#d6e4f0", "style": "node"},
@@ -134,7 +133,7 @@ needs_types = [
 ]
 _LIST = {"type": "array", "items": {"type": "string"}}
 needs_fields = {
-    "operator": {"description": "Operator (clip, max, abs) or general", "schema": {"type": "string"}},
+    "operator": {"description": "The operator's name, or general", "schema": {"type": "string"}},
     "kind": {
         "description": "restriction, constraint, error, semantics or postcondition",
         "schema": {"type": "string"},
@@ -149,10 +148,8 @@ needs_fields = {
         "schema": {"type": "string"},
     },
     "formal": {"description": "Why3 goals that prove the rule", "schema": _LIST},
-    "order": {
-        "description": "Position in requirements.toml, for sorting tables",
-        "schema": {"type": "string"},
-    },
+    "order": {"description": "Position in the rules files, for sorting tables", "schema": {"type": "string"}},
+    "static": {"description": "Decidable from the model alone (yes/no)", "schema": {"type": "string"}},
 }
 needs_links = {"origin": {"incoming": "origin of", "outgoing": "derived from"}}
 needs_layouts = {
@@ -174,22 +171,30 @@ needs_layouts = {
     }
 }
 needs_default_layout = "sonnx"
+# Links from the values of need fields. SITEROOT/ is the site's root, made relative to each page
+# by sonnx_sphinx.output.site_root_links (pages live at the root and under operators/).
 needs_string_links = {
     "source": {
         "regex": r"^(?P<key>[a-z0-9-]+)(?:#(?P<section>.+))?$",
-        "link_url": "sources.html#{{key}}",
+        "link_url": "SITEROOT/sources.html#{{key}}",
         "link_name": "{{key}}{% if section %} § {{section}}{% endif %}",
         "options": ["sources"],
     },
     "code": {
         "regex": r"^(?P<path>[^:]+):(?P<line>\d+)$",
-        "link_url": "_source/{{path}}.html#L-{{line}}",
+        "link_url": "SITEROOT/_source/{{path}}.html#L-{{line}}",
         "link_name": "{{path}}:{{line}}",
         "options": ["code"],
     },
+    "tests": {
+        "regex": r"^(?P<path>[^:]+)::(?P<name>[^@]+)@(?P<line>\d+) \((?P<count>\d+)\)$",
+        "link_url": "SITEROOT/_source/{{path}}.html#L-{{line}}",
+        "link_name": "{{path.split('/')[-1]}}::{{name}} ({{count}})",
+        "options": ["tests"],
+    },
     "formal": {
         "regex": r"^(?P<goal>[^@]+)@(?P<path>[^:]+):(?P<line>\d+)$",
-        "link_url": "_source/{{path}}.html#L-{{line}}",
+        "link_url": "SITEROOT/_source/{{path}}.html#L-{{line}}",
         "link_name": "{{goal}}",
         "options": ["formal"],
     },

@@ -28,13 +28,13 @@ FORMAL_STATUS = BUILD / "formal-status.json"
 # What a result depends on: a result whose recorded digest matches is reused by `docs`.
 TEST_INPUTS = [
     "sonnx_spec/**/*.py",
-    "sonnx_spec/*.toml",
+    "sonnx_spec/**/*.toml",
     "tests/**/*.py",
     "README.md",
     "pyproject.toml",
     "constraints.txt",
 ]
-FORMAL_INPUTS = ["formal/*.mlw", "formal/prove.py", "sonnx_spec/requirements.toml"]
+FORMAL_INPUTS = ["formal/**/*.mlw", "formal/**/*.py", "formal/**/*.toml", "sonnx_spec/requirements/*.toml"]
 
 
 def install(session: nox.Session, *groups: str) -> None:

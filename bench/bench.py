@@ -1,20 +1,29 @@
-"""Speed of the reference against numpy's plain kernels and onnxruntime, side by side.
+"""Speed of the reference against numpy's plain kernels and onnxruntime, for every operator of the registry.
 
-Each operation runs on 10^7 float32 elements, in one process, best of several
-repeats. The ratio is the reference's time over numpy's: the reference must
-stay within 2x (``--limit``). onnxruntime's time is shown where it is installed.
+Each operator runs on 10^7 float32 elements (standard normal; bool tensors random;
+scalar inputs -0.5, 0.5, …; float attributes 0.5; four inputs for a variadic one),
+in one process, best of several interleaved repeats. numpy is called as each
+operator's conformance module says a developer calls it. The ratio is the
+reference's time over numpy's: the reference must stay within 2x (``--limit``).
+onnxruntime's time is shown where it is installed and has the kernel.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import timeit
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-import sonnx_spec
+from sonnx_spec import Operator, operators
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "conformance"))
+from operator_cases import numpy_function
 
 N = 10**7
 
@@ -27,31 +36,56 @@ def best_of(functions: list[Callable[[], object]], repeat: int) -> list[float]:
     return [min(column) for column in zip(*times, strict=True)]
 
 
-def onnxruntime_runner(op: str, inputs: list[np.ndarray]) -> Callable[[], object] | None:
+def arguments(op: Operator, rng: np.random.Generator) -> tuple[list[np.ndarray], dict[str, Any]]:
+    def tensor(type_name: str, rank: int | None, index: int) -> np.ndarray:
+        dtype = op.dtypes(type_name)
+        dtype = np.dtype(np.float32) if np.dtype(np.float32) in dtype else dtype[0]
+        if rank == 0:
+            return np.array(-0.5 + index, dtype)
+        if dtype == np.bool_:
+            return rng.random(N) < 0.5
+        return rng.standard_normal(N).astype(dtype)
+
+    args = [tensor(t.type, t.rank, i) for t in op.inputs for i in range(4 if t.variadic else 1)]
+    kwargs = {a.name: 0.5 if a.kind == "float" else tensor(a.type or "", None, 0) for a in op.attributes}
+    return args, kwargs
+
+
+def onnxruntime_runner(
+    op: Operator, args: list[np.ndarray], kwargs: dict[str, Any]
+) -> Callable[[], object] | None:
     try:
         import onnxruntime
-        from onnx import TensorProto, helper
+        from onnx import helper, numpy_helper
     except ImportError:
         return None
-    names = [f"x{m}" for m in range(len(inputs))]
-    node = helper.make_node(op, names, ["y"])
+    names = [f"x{m}" for m in range(len(args))]
+    attributes = {
+        a.onnx: numpy_helper.from_array(kwargs[a.name]) if a.kind == "tensor" else kwargs[a.name]
+        for a in op.attributes
+    }
+    inputs = [
+        helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(x.dtype), list(x.shape))
+        for n, x in zip(names, args, strict=True)
+    ]
     graph = helper.make_graph(
-        [node],
-        op,
-        [
-            helper.make_tensor_value_info(n, TensorProto.FLOAT, list(x.shape))
-            for n, x in zip(names, inputs, strict=True)
-        ],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_node(op.onnx, names, ["y"], **attributes)],
+        op.name,
+        inputs,
+        [helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(np.dtype(np.float32)), None)],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8  # onnxruntime reads older IR versions than the newest onnx writes
+    opset = [helper.make_opsetid("", op.version)]
+    model = helper.make_model(graph, opset_imports=opset, ir_version=helper.find_min_ir_version_for(opset))
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1  # one thread, like numpy
-    session = onnxruntime.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
-    feed = dict(zip(names, inputs, strict=True))
+    options.log_severity_level = 4
+    try:
+        session = onnxruntime.InferenceSession(
+            model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception:  # no kernel for this operator and type
+        return None
+    feed = dict(zip(names, args, strict=True))
     return lambda: session.run(None, feed)
 
 
@@ -59,41 +93,32 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--limit", type=float, default=2.0, help="largest acceptable ratio to numpy")
+    parser.add_argument("operators", nargs="*", help="the operators to time (default: all)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    x = [rng.standard_normal(N).astype(np.float32) for _ in range(4)]
-    low, high = np.float32(-0.5), np.float32(0.5)
-    cases = [
-        (
-            "clip",
-            lambda: sonnx_spec.clip(x[0], low, high),
-            lambda: np.clip(x[0], low, high),
-            onnxruntime_runner("Clip", [x[0], np.array(low), np.array(high)]),
-        ),
-        ("abs", lambda: sonnx_spec.abs(x[0]), lambda: np.abs(x[0]), onnxruntime_runner("Abs", [x[0]])),
-        (
-            "max of 4",
-            lambda: sonnx_spec.max(*x),
-            lambda: np.maximum(np.maximum(np.maximum(x[0], x[1]), x[2]), x[3]),
-            onnxruntime_runner("Max", x),
-        ),
-    ]
-    print(f"{N:.0e} float32 elements, best of {args.repeat}; ratio = time / numpy's time")
-    print(f"{'operation':<10} {'sonnx_spec':>11} {'numpy':>9} {'ratio':>6} {'onnxruntime':>12} {'ratio':>6}")
+    print(f"{N:.0e} float32 elements, best of {args.repeat}")
+    print(f"{'operator':<12} {'sonnx_spec':>11} {'numpy':>9} {'÷ numpy':>8} {'onnxruntime':>12} {'÷ ort':>6}")
     over = []
-    for name, ours, numpy_kernel, ort in cases:
-        times = best_of([ours, numpy_kernel] + ([ort] if ort else []), args.repeat)
-        t_ours, t_numpy = times[0], times[1]
-        ratio = t_ours / t_numpy
-        ort_cells = ("not installed", "")
-        if ort is not None:
-            ort_cells = (f"{times[2] * 1e3:9.2f} ms", f"{t_ours / times[2]:6.2f}")
+    for op in operators().values():
+        if args.operators and op.name not in args.operators:
+            continue
+        call_args, call_kwargs = arguments(op, rng)
+        numpy_kernel = numpy_function(op.name)
+        ours = [
+            functools.partial(op.function, *call_args, **call_kwargs),
+            functools.partial(numpy_kernel, *call_args, **call_kwargs),
+        ]
+        ort = onnxruntime_runner(op, call_args, call_kwargs)
+        times = best_of(ours + ([ort] if ort else []), args.repeat)
+        ratio = times[0] / times[1]
+        ort_cells = (f"{times[2] * 1e3:9.2f} ms", f"{times[0] / times[2]:6.2f}") if ort else ("no kernel", "")
         print(
-            f"{name:<10} {t_ours * 1e3:8.2f} ms {t_numpy * 1e3:6.2f} ms {ratio:6.2f} "
+            f"{op.name:<12} {times[0] * 1e3:8.2f} ms {times[1] * 1e3:6.2f} ms {ratio:8.2f} "
             f"{ort_cells[0]:>12} {ort_cells[1]:>6}"
         )
         if ratio > args.limit:
-            over.append(name)
+            over.append(op.name)
+    print("÷ numpy: the reference's time over numpy's; ÷ ort: the reference's time over onnxruntime's")
     if over:
         print(f"over the limit of {args.limit}x numpy: {', '.join(over)}")
         return 1

@@ -194,9 +194,9 @@ def version_key(version: str) -> tuple[int, ...]:
 def known_ids() -> set[str]:
     """The requirement ids of sonnx_spec/requirements.toml."""
     sys.path.insert(0, str(ROOT))  # also when the package is not installed
-    from sonnx_spec.requirements import requirements
+    from sonnx_spec import rules
 
-    return set(requirements())
+    return set(rules())
 
 
 # --------------------------------------------------------------------------

@@ -1,12 +1,15 @@
 """sonnx_spec: the executable specification of the SONNX profile of ONNX.
 
 Each operator returns a new numpy array of its inputs' type and refuses every
-input the profile refuses with a :class:`SonnxError` naming the requirement.
+input the profile refuses with a :class:`SonnxError` naming the rule.
 """
 
 from .errors import SonnxError
-from .ops import abs, clip, max  # noqa: A004 - the operators' names
-from .requirements import Requirement, requirement, requirements
+from .ops.abs import abs  # noqa: A004 - the operators' names
+from .ops.clip import clip
+from .ops.max import max  # noqa: A004
+from .registry import Operator, operators
+from .requirements import Rule, rule, rules
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
 
 __all__ = [
@@ -14,12 +17,14 @@ __all__ = [
     "FLOAT_TYPES",
     "INT_TYPES",
     "TYPES",
-    "Requirement",
+    "Operator",
+    "Rule",
     "SonnxError",
     "abs",
     "clip",
     "max",
-    "requirement",
-    "requirements",
+    "operators",
+    "rule",
+    "rules",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

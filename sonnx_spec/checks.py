@@ -1,16 +1,23 @@
-"""Predicates the operators use to check their inputs.
+"""The general rules, checked once for every operator, and helpers for the operators' own checks.
 
-The operators make the checks themselves, each next to the id of the rule it
-enforces; these helpers only answer questions about one value.
+:func:`check_general_rules` runs before every operator (see :mod:`.registry`):
+each check raises :class:`SonnxError` with the id of the general rule it
+enforces, on the line that makes it. An operator module then checks what is
+particular to it, naming its own rule ids where it does.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .types import family_of
+from .errors import SonnxError
+from .types import type_names
+
+if TYPE_CHECKING:
+    from .registry import Operator
 
 
 def is_sparse(value: Any) -> bool:
@@ -29,20 +36,87 @@ def is_explicit(value: Any) -> bool:
     return type(value) is np.ndarray or isinstance(value, np.generic)
 
 
-def sonnx_family(value: np.ndarray | np.generic) -> str | None:
-    """The type family of an explicit value, or None for a type outside the twelve."""
-    return family_of(value.dtype)
-
-
 def describe(value: Any) -> str:
     """A short description of a value for an error message: its type and dtype."""
     dtype = getattr(value, "dtype", None)
     kind = type(value).__module__.split(".")[0] + "." + type(value).__qualname__
-    if kind.startswith("builtins."):
-        kind = kind.removeprefix("builtins.")
+    kind = kind.removeprefix("builtins.")
     return f"{kind} of dtype {dtype}" if dtype is not None else kind
 
 
 def first_index(mask: np.ndarray) -> tuple[int, ...]:
     """The index of the first True element of ``mask`` (which has at least one)."""
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(mask)), mask.shape))
+
+
+def tensors_of(op: Operator, arguments: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
+    """(name, type, value) of every tensor argument: inputs (X0, X1, … for a variadic one), then
+    tensor attributes."""
+    found = []
+    for tensor in op.inputs:
+        value = arguments.get(tensor.name, ())
+        if tensor.variadic:
+            found += [(f"{tensor.name}{m}", tensor.type, v) for m, v in enumerate(value)]
+        else:
+            found.append((tensor.name, tensor.type, value))
+    found += [(a.name, a.type, arguments[a.name]) for a in op.attributes if a.kind == "tensor"]
+    return found
+
+
+def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
+    """Refuse an argument that breaks a general rule, in the order a reader would check it."""
+    tensors = tensors_of(op, arguments)
+    for name, _, value in tensors:
+        if value is None:
+            raise SonnxError("GR4", f"{op.name}: input {name} is not given")
+    for attribute in op.attributes:
+        if arguments[attribute.name] is None:
+            raise SonnxError("GR4", f"{op.name}: attribute {attribute.name} is not given")
+    for name, _, value in tensors:
+        if is_sparse(value):
+            raise SonnxError("GR1", f"{op.name}: {name} is a sparse tensor ({describe(value)})")
+        if not is_explicit(value):
+            raise SonnxError("GR2", f"{op.name}: {name} is a {describe(value)}, not a numpy array or scalar")
+    first_of_type: dict[str, tuple[str, np.dtype]] = {}
+    for name, type_name, value in tensors:
+        allowed = op.dtypes(type_name)
+        if value.dtype not in allowed or not value.dtype.isnative:
+            raise SonnxError(
+                "GEN_C1",
+                f"{op.name}: {name} has element type {value.dtype}, not one {op.name} takes for "
+                f"{name} ({type_names(allowed)})",
+            )
+        first, dtype = first_of_type.setdefault(type_name, (name, value.dtype))
+        if value.dtype != dtype:  # never converted to a common type
+            raise SonnxError(
+                "GR3", f"{op.name}: {name} has element type {value.dtype} but {first} has {dtype}"
+            )
+    for tensor in op.inputs:
+        if tensor.rank is not None and tensor.rank_rule is not None:
+            value = arguments[tensor.name]
+            if value.ndim != tensor.rank:
+                wanted = "the shape () of a scalar" if tensor.rank == 0 else f"rank {tensor.rank}"
+                raise SonnxError(
+                    tensor.rank_rule, f"{op.name}: {tensor.name} has shape {value.shape}, not {wanted}"
+                )
+    for attribute in op.attributes:
+        value = arguments[attribute.name]
+        if attribute.kind == "float" and not isinstance(value, float | np.floating):
+            raise SonnxError(
+                "GEN_C1", f"{op.name}: attribute {attribute.name} is a {describe(value)}, not a float"
+            )
+
+
+def out_of_memory(
+    operator: str, shape: tuple[int, ...] | None = None, dtype: np.dtype | None = None
+) -> SonnxError:
+    what = f"a result of shape {shape} and type {dtype}" if shape is not None else "its result"
+    return SonnxError("GEN_E1", f"{operator}: {what} does not fit in this machine's memory")
+
+
+def new_array(operator: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A new, uninitialised array for a result; GEN_E1 if it cannot be allocated."""
+    try:
+        return np.empty(shape, dtype)
+    except (MemoryError, ValueError):  # ValueError: more bytes than an address can count
+        raise out_of_memory(operator, shape, dtype) from None

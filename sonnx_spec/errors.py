@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from .requirements import requirement
+from .requirements import rule
 
 
 class SonnxError(ValueError):
     """An input violates a restriction, a constraint or an error condition.
 
-    ``req_id`` is the id of the violated requirement (e.g. ``CLIP_R1``); the
+    ``req_id`` is the id of the violated rule (e.g. ``GR4``, ``ABS_E1``); the
     message says, on one line, what was wrong with which input, the rule, and
     the page of the specification that defines it.
     """
 
+    req_id: str
+    """The id of the violated rule."""
+    problem: str
+    """What was wrong with which input, without the rule."""
+
     def __init__(self, req_id: str, problem: str) -> None:
-        rule = requirement(req_id)  # an unknown id is a bug of the reference: KeyError
+        stated = rule(req_id)  # an unknown id is a bug of the reference: KeyError
         self.req_id = req_id
         self.problem = problem
-        super().__init__(f"{problem} — {req_id}: {rule.statement} (see {rule.page}.html#{req_id})")
+        super().__init__(f"{problem} — {req_id}: {stated.statement} (see {stated.page}.html#{req_id})")

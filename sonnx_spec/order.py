@@ -16,23 +16,22 @@ import numpy as np
 from .types import FLOAT_TYPES
 
 
-def ordered_max(operands: Sequence[np.ndarray | np.generic], shape: tuple[int, ...]) -> np.ndarray:
-    """Element-wise max of ``operands`` broadcast to ``shape``, in a new array."""
-    return _reduce(np.maximum, np.logical_and, operands, shape)
+def ordered_max(operands: Sequence[np.ndarray | np.generic], out: np.ndarray) -> np.ndarray:
+    """Element-wise max of ``operands`` broadcast to ``out``'s shape, written to ``out``."""
+    return _reduce(np.maximum, np.logical_and, operands, out)
 
 
-def ordered_min(operands: Sequence[np.ndarray | np.generic], shape: tuple[int, ...]) -> np.ndarray:
-    """Element-wise min of ``operands`` broadcast to ``shape``, in a new array."""
-    return _reduce(np.minimum, np.logical_or, operands, shape)
+def ordered_min(operands: Sequence[np.ndarray | np.generic], out: np.ndarray) -> np.ndarray:
+    """Element-wise min of ``operands`` broadcast to ``out``'s shape, written to ``out``."""
+    return _reduce(np.minimum, np.logical_or, operands, out)
 
 
 def _reduce(
     ufunc: np.ufunc,
     combine_signs: Callable[[np.ndarray, np.ndarray], np.ndarray],
     operands: Sequence[np.ndarray | np.generic],
-    shape: tuple[int, ...],
+    out: np.ndarray,
 ) -> np.ndarray:
-    out = np.empty(shape, operands[0].dtype)
     if len(operands) == 1:
         np.copyto(out, operands[0])
         return out

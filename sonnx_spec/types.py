@@ -1,24 +1,41 @@
-"""The twelve SONNX element types and their two type families."""
+"""The element types of the profile: twelve numeric types in two families, and bool.
+
+An operator's signature draws the types of its tensors from named *type sets*
+(``int``, ``signed``, ``float``…); the site and the tests read the same sets.
+"""
 
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
 
-INT_TYPES: tuple[np.dtype, ...] = tuple(
-    np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+SIGNED_INT_TYPES: tuple[np.dtype, ...] = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+UNSIGNED_INT_TYPES: tuple[np.dtype, ...] = tuple(
+    np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
 )
+INT_TYPES: tuple[np.dtype, ...] = SIGNED_INT_TYPES + UNSIGNED_INT_TYPES
 FLOAT_TYPES: tuple[np.dtype, ...] = tuple(
     np.dtype(t) for t in (np.float16, np.float32, np.float64, ml_dtypes.bfloat16)
 )
 TYPES: tuple[np.dtype, ...] = INT_TYPES + FLOAT_TYPES
+"""The twelve SONNX types, in the order the site lists them."""
+BOOL = np.dtype(np.bool_)
 
 FAMILIES: dict[str, tuple[np.dtype, ...]] = {"int": INT_TYPES, "float": FLOAT_TYPES}
-"""Type family name -> its element types, in the order the site lists them."""
+"""Type family name -> its element types. A page specifies an operator once per family."""
+
+TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
+    "int": INT_TYPES,
+    "signed": SIGNED_INT_TYPES,
+    "unsigned": UNSIGNED_INT_TYPES,
+    "float": FLOAT_TYPES,
+    "bool": (BOOL,),
+}
+"""The names a signature gives the types of a type variable."""
 
 
 def family_of(dtype: np.dtype) -> str | None:
-    """The family of ``dtype`` ("int" or "float"), or None if it is not a SONNX type."""
+    """The family of ``dtype`` ("int" or "float"), or None if it is not one of the twelve types."""
     for name, members in FAMILIES.items():
         if dtype in members and dtype.isnative:
             return name
@@ -26,4 +43,9 @@ def family_of(dtype: np.dtype) -> str | None:
 
 
 def is_signed_int(dtype: np.dtype) -> bool:
-    return dtype in INT_TYPES and np.issubdtype(dtype, np.signedinteger)
+    return dtype in SIGNED_INT_TYPES
+
+
+def type_names(dtypes: tuple[np.dtype, ...]) -> str:
+    """``int8, int16, …``: how a message lists types."""
+    return ", ".join(t.name for t in dtypes)

@@ -1,6 +1,6 @@
-"""Links tests to requirement ids and records them in the JUnit XML the site reads.
+"""Links tests to rule ids and records them in the JUnit XML the site reads.
 
-``@pytest.mark.req("CLIP_R1", ...)`` says which requirements a test proves. An
+``@pytest.mark.req("CLIP_C4", ...)`` says which rules a test proves. An
 unknown id stops the run at collection. Each test case's JUnit record carries
 its ids (property ``req``) and, for tests parametrized by ``dtype``, the type
 it ran with, so that ``nox -s docs`` can show per id the tests and their result.
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-from sonnx_spec import requirements
+from sonnx_spec import rules
 
 # Derandomized: the same sources give the same examples, hence the same site.
 settings.register_profile(
@@ -27,16 +27,16 @@ settings.load_profile("spec")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "req(*ids): the requirement ids (CLIP_R1, GR2, …) this test proves")
+    config.addinivalue_line("markers", "req(*ids): the rule ids (CLIP_C4, GR2, …) this test proves")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    known = requirements()
+    known = rules()
     for item in items:
         for mark in item.iter_markers("req"):
             for req_id in mark.args:
                 if req_id not in known:
-                    raise pytest.UsageError(f"{item.nodeid}: unknown requirement id {req_id!r} in @req")
+                    raise pytest.UsageError(f"{item.nodeid}: unknown rule id {req_id!r} in @req")
                 item.user_properties.append(("req", req_id))
         params = getattr(item, "callspec", None)
         if params is not None and "dtype" in params.params:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, SonnxError
+from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators
 from sonnx_spec.compare import same_result
 
 req = pytest.mark.req
@@ -31,6 +31,54 @@ SIGNED_INTS = pytest.mark.parametrize("dtype", SIGNED, ids=[t.name for t in SIGN
 OUTSIDE_TYPES = [np.dtype(t) for t in (np.bool_, np.complex64, np.complex128, np.longdouble, object, "U3")]
 OUTSIDE_TYPES += [np.dtype(t) for t in (ml_dtypes.float8_e4m3fn, np.dtype(">f4"))]
 OUTSIDE = pytest.mark.parametrize("bad_dtype", OUTSIDE_TYPES, ids=[str(t) for t in OUTSIDE_TYPES])
+
+
+OPERATORS = list(operators().values())
+
+
+def each_operator_and_type() -> pytest.MarkDecorator:
+    """Parametrize ``op`` and ``dtype`` over every operator and every type of its first input."""
+    params = [
+        pytest.param(op, dtype, id=f"{op.name}-{dtype.name}")
+        for op in OPERATORS
+        for dtype in op.dtypes(op.main_type)
+    ]
+    return pytest.mark.parametrize(("op", "dtype"), params)
+
+
+def tensor_type(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
+    """The type a tensor typed ``type_name`` has in a call where the first input has ``dtype``."""
+    allowed = op.dtypes(type_name)
+    return dtype if dtype in allowed else allowed[0]
+
+
+def sample_call(op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3)) -> tuple[list, dict]:
+    """Arguments every operator accepts: tensors of ``shape`` (or of their declared rank) filled
+    with ones (True for bool), two inputs for a variadic one, float attributes 0.5."""
+
+    def ones(type_name: str, rank: int | None) -> np.ndarray:
+        return np.ones(shape if rank is None else shape[:rank], tensor_type(op, type_name, dtype))
+
+    args = [ones(t.type, t.rank) for t in op.inputs for _ in range(2 if t.variadic else 1)]
+    kwargs = {a.name: 0.5 if a.kind == "float" else ones(a.type or "", None) for a in op.attributes}
+    return args, kwargs
+
+
+def tensor_positions(op: Operator, args: list, kwargs: dict) -> list[tuple[str, int | str]]:
+    """(name, position) of every tensor argument of a call: an index into args, or a keyword."""
+    names = op.input_names(len(args))
+    found: list[tuple[str, int | str]] = list(zip(names, range(len(args)), strict=True))
+    return found + [(a.name, a.name) for a in op.attributes if a.kind == "tensor"]
+
+
+def call_with(op: Operator, args: list, kwargs: dict, position: int | str, value: object) -> object:
+    """Call ``op`` with the argument at ``position`` replaced by ``value``."""
+    args, kwargs = list(args), dict(kwargs)
+    if isinstance(position, int):
+        args[position] = value
+    else:
+        kwargs[position] = value
+    return op.function(*args, **kwargs)
 
 
 IMPLICIT_FORMS: dict[str, Callable[[np.ndarray], object]] = {
@@ -129,6 +177,8 @@ def special_values(dtype: np.dtype) -> list[int | float]:
 
 def elements(dtype: np.dtype) -> st.SearchStrategy[np.generic]:
     """Any value of ``dtype`` (for floats: any bit pattern), specials often."""
+    if dtype == np.bool_:
+        return st.booleans().map(np.bool_)
     specials = st.sampled_from([scalar(dtype, v) for v in special_values(dtype)])
     if dtype in INT_TYPES:
         info = np.iinfo(dtype)

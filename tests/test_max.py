@@ -6,16 +6,11 @@ import math
 
 import numpy as np
 import pytest
-import scipy.sparse
 from hypothesis import given
 from hypothesis import strategies as st
 from support import (
     ALL,
     FLOATS,
-    IMPLICIT,
-    IMPLICIT_FORMS,
-    OUTSIDE,
-    SPARSE,
     assert_same,
     elementwise,
     is_nan,
@@ -29,7 +24,6 @@ from support import (
     unchanged,
 )
 
-from sonnx_spec import TYPES
 from sonnx_spec import max as sonnx_max
 
 
@@ -66,48 +60,6 @@ def sample(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
 def test_C1_no_input_is_refused() -> None:
     with raises_req("MAX_C1"):
         sonnx_max()
-
-
-@req("MAX_R1", "GR1")
-@SPARSE
-@pytest.mark.parametrize("position", [0, 1])
-def test_R1_sparse_inputs_are_refused(dtype: np.dtype, position: int) -> None:
-    args: list = list(sample(dtype))
-    args[position] = scipy.sparse.coo_array(np.ones((1, 2), dtype=dtype))
-    with raises_req("MAX_R1") as info:
-        sonnx_max(*args)
-    assert f"X{position} is a sparse tensor" in str(info.value)
-
-
-@req("MAX_R2", "GR2")
-@ALL
-@IMPLICIT
-@pytest.mark.parametrize("position", [0, 1])
-def test_R2_inputs_without_explicit_type_are_refused(dtype: np.dtype, form: str, position: int) -> None:
-    args: list = list(sample(dtype))
-    args[position] = IMPLICIT_FORMS[form](args[position])
-    with raises_req("MAX_R2"):
-        sonnx_max(*args)
-
-
-@req("MAX_R3", "GR3")
-@ALL
-def test_R3_inputs_of_different_types_are_refused_not_converted(dtype: np.dtype) -> None:
-    for other in TYPES:
-        if other != dtype:
-            with raises_req("MAX_R3") as info:
-                sonnx_max(np.ones(2, dtype), np.ones(2, dtype), np.ones(2, other))
-            assert f"X2 has element type {other} but X0 has {dtype}" in str(info.value)
-
-
-@req("MAX_C2")
-@OUTSIDE
-@pytest.mark.parametrize("position", [0, 1])
-def test_C2_types_outside_the_twelve_are_refused(bad_dtype: np.dtype, position: int) -> None:
-    args = [np.zeros(2, dtype=np.float32), np.zeros(2, dtype=np.float32)]
-    args[position] = np.zeros(2, dtype=bad_dtype)
-    with raises_req("MAX_C2"):
-        sonnx_max(*args)
 
 
 @req("MAX_E1")

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import describe, is_explicit, is_sparse, sonnx_family
+from ..broadcast import broadcast_shape
+from ..checks import new_array
 from ..errors import SonnxError
 from ..order import ordered_max
+from ..registry import Tensor, operator
 
-Tensor = np.ndarray | np.generic
+Array = np.ndarray | np.generic
 
 
-def max(*X: Tensor) -> np.ndarray:  # noqa: A001 - the operator's name
+@operator(
+    onnx="Max",
+    version=13,
+    inputs=(Tensor("X", "data_0", "T", variadic=True, doc="the tensors compared, broadcast together"),),
+    outputs=(Tensor("Y", "max", "T", doc="the element-wise maximum, of the common shape"),),
+    types={"T": ("int", "float")},
+)
+def max(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     """Element-wise maximum of one or more tensors of one type, broadcast together.
 
     Floating-point values are ordered NaN > +inf > positive > +0 > -0 > negative
@@ -27,20 +36,10 @@ def max(*X: Tensor) -> np.ndarray:  # noqa: A001 - the operator's name
     """
     if len(X) == 0:
         raise SonnxError("MAX_C1", "max: no input given")
-    for m, value in enumerate(X):
-        if is_sparse(value):
-            raise SonnxError("MAX_R1", f"max: X{m} is a sparse tensor ({describe(value)})")
-        if not is_explicit(value):
-            raise SonnxError("MAX_R2", f"max: X{m} is a {describe(value)}, not a numpy array or scalar")
-        if sonnx_family(value) is None:
-            raise SonnxError("MAX_C2", f"max: X{m} has element type {value.dtype}, not a SONNX type")
-        if value.dtype != X[0].dtype:
-            raise SonnxError("MAX_R3", f"max: X{m} has element type {value.dtype} but X0 has {X[0].dtype}")
-    try:
-        shape = np.broadcast_shapes(*(value.shape for value in X))
-    except ValueError:
+    shape = broadcast_shape([value.shape for value in X])
+    if shape is None:
         shapes = ", ".join(str(value.shape) for value in X)
-        raise SonnxError("MAX_E1", f"max: input shapes {shapes} do not broadcast") from None
+        raise SonnxError("MAX_E1", f"max: input shapes {shapes} do not broadcast")
     # MAX_S1, MAX_S2 in the order of the draft; Y is made with the broadcast
     # shape, so MAX_E2 cannot arise here, and with the inputs' type (MAX_C3).
-    return ordered_max(X, shape)
+    return ordered_max(X, new_array("max", shape, X[0].dtype))

@@ -1,4 +1,4 @@
-"""ONNX's backend node test cases for Clip, Max and Abs, from onnx's own generators.
+"""ONNX's backend node test cases of the profile's operators, from onnx's own generators.
 
 onnx >= 1.23 wheels no longer ship the cases' data files, but they still ship
 the code that generates them: ``collect_testcases()``. It imports the
@@ -12,22 +12,28 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import onnx
+from onnx import numpy_helper
 from onnx.backend.test.case.node import collect_testcases
 
-OPERATORS = {"Clip": "clip", "Max": "max", "Abs": "abs"}
+from sonnx_spec import operators
+
+OPERATORS = {op.onnx: op.name for op in operators().values()}
+"""ONNX's op_type -> the profile's operator."""
 
 
 @dataclass(frozen=True)
 class BackendCase:
     name: str
-    op: str  # "clip", "max" or "abs"
+    op: str  # the profile's name of the operator
     inputs: tuple[np.ndarray | None, ...]  # one per input of the node; None where the model omits it
+    attributes: dict  # by the profile's names
     expected: np.ndarray
 
 
 @cache
 def backend_cases() -> tuple[BackendCase, ...]:
-    """The cases whose model is a single Clip, Max or Abs node, by name."""
+    """The cases whose model is a single node of an operator of the profile, by name."""
     with warnings.catch_warnings():
         # The generators of other operators (Cast, ReduceLogSum, …) overflow or
         # divide by zero on purpose to make their special values.
@@ -47,8 +53,32 @@ def backend_cases() -> tuple[BackendCase, ...]:
                 BackendCase(
                     name=name,
                     op=OPERATORS[node.op_type],
-                    inputs=tuple(by_name[input_name] if input_name else None for input_name in node.input),
+                    inputs=_padded(node, tuple(by_name[name] if name else None for name in node.input)),
+                    attributes=_attributes(node),
                     expected=outputs[0],
                 )
             )
     return tuple(sorted(result, key=lambda case: case.name))
+
+
+def _attributes(node) -> dict:
+    """The node's attributes by the profile's names: floats as floats, tensors as arrays."""
+    spec = operators()[OPERATORS[node.op_type]]
+    by_onnx = {a.onnx: a for a in spec.attributes}
+    found = {}
+    for attribute in node.attribute:
+        if attribute.name not in by_onnx:  # an attribute the profile does not have: the spec refuses it
+            found[attribute.name] = attribute
+        elif attribute.type == attribute.TENSOR:
+            found[by_onnx[attribute.name].name] = numpy_helper.to_array(attribute.t)
+        else:
+            found[by_onnx[attribute.name].name] = onnx.helper.get_attribute_value(attribute)
+    return found
+
+
+def _padded(node, inputs: tuple) -> tuple:
+    """ONNX drops trailing omitted inputs from a node; the spec takes every input, None if omitted."""
+    spec = operators()[OPERATORS[node.op_type]]
+    if any(t.variadic for t in spec.inputs):
+        return inputs
+    return inputs + (None,) * (len(spec.inputs) - len(inputs))

@@ -8,16 +8,18 @@ name, backend cases by name), values are strings, and there is no timestamp.
 
 Format ``FORMAT``::
 
-    format, opset        int
+    format               int
     versions             {package: version}: numpy, ml_dtypes, onnx, onnxruntime, sonnx_spec
     engines              [{name, title, version}], in the order of the page's columns
     types, topics        [str], in the spec's order
     families             {int, float: [type]}
-    operators.<op>       for op in clip, max, abs:
+    operators.<op>       for every operator of the registry:
+      onnx               {op_type, version}: the ONNX operator the one-node models use
+      types              [str]: the types it was run on
       matrix             {type: {engine: {agrees, differs, unsupported}}}: numbers of cases
       totals             {engine: {agrees, differs, unsupported}}
       cases              [{name, topic, types}]: what was run
-      divergences        [{case, topic, types, inputs, spec, engines, rule, reason, explained}]
+      divergences        [{case, topic, types, inputs, attributes, spec, engines, rule, reason, explained}]
       unsupported        [{engine, message, types, cases: {type: number of cases}}]
       backend            [{name, outcome, rule, reason, spec: {status, rule}, detail}]
       backend_totals     {pass, expected divergence, unexpected divergence}
@@ -44,13 +46,13 @@ from typing import Any, Literal
 
 import ml_dtypes
 import numpy as np
-from differential_cases import OPERATORS, TOPICS, Case
-from onnx_engines import ENGINES, OPSET, VERSIONS, Result
+from onnx_engines import ENGINES, VERSIONS, Result
+from operator_cases import Case, topics
 
 import sonnx_spec
-from sonnx_spec import FAMILIES, INT_TYPES, TYPES
+from sonnx_spec import FAMILIES, INT_TYPES, TYPES, Operator, operators
 
-FORMAT = 1
+FORMAT = 2
 VERDICTS = ("agrees", "differs", "unsupported")
 BACKEND_OUTCOMES = ("pass", "expected divergence", "unexpected divergence")
 
@@ -97,7 +99,7 @@ class Recorder:
 
     def missing(self, backend_names: set[str]) -> int:
         """How many conformance tests recorded nothing (deselected, or not reached)."""
-        runs = {(op, t.name, e.name) for op in OPERATORS for t in TYPES for e in ENGINES}
+        runs = {(op.name, t.name, e.name) for op in operators().values() for t in _types(op) for e in ENGINES}
         return len(runs - set(self.differential)) + len(backend_names - set(self.backend))
 
 
@@ -116,13 +118,12 @@ def report(recorder: Recorder) -> Json:
     }
     return {
         "format": FORMAT,
-        "opset": OPSET,
         "versions": versions | VERSIONS,
         "engines": [{"name": e.name, "title": e.title, "version": e.version} for e in ENGINES],
         "types": [t.name for t in TYPES],
         "families": {family: [t.name for t in members] for family, members in FAMILIES.items()},
-        "topics": list(TOPICS),
-        "operators": {op: _operator(recorder, op) for op in OPERATORS},
+        "topics": list(topics()),
+        "operators": {op.name: _operator(recorder, op) for op in operators().values()},
     }
 
 
@@ -130,15 +131,22 @@ def report(recorder: Recorder) -> Json:
 _Runs = dict[str, list[tuple[CaseOutcome, ...]]]
 
 
-def _operator(recorder: Recorder, op: str) -> Json:
+def _types(op: Operator) -> tuple[np.dtype, ...]:
+    return op.dtypes(op.main_type)
+
+
+def _operator(recorder: Recorder, spec: Operator) -> Json:
+    op = spec.name
     runs: _Runs = {
         t.name: list(
             zip(*(recorder.differential.get((op, t.name, e.name), []) for e in ENGINES), strict=True)
         )
-        for t in TYPES
+        for t in _types(spec)
     }
     backend = sorted((b for b in recorder.backend.values() if b.op == op), key=lambda b: b.name)
     return {
+        "onnx": {"op_type": spec.onnx, "version": spec.version},
+        "types": [t.name for t in _types(spec)],
         "matrix": {t: _counts(runs[t]) for t in runs},
         "totals": _counts(row for t in runs for row in runs[t]),
         "cases": _cases(runs),
@@ -158,7 +166,7 @@ def _counts(rows: Iterable[tuple[CaseOutcome, ...]]) -> Json:
 
 
 def _order(case: Case) -> tuple[int, str]:
-    return TOPICS.index(case.topic), case.name
+    return topics().index(case.topic), case.name
 
 
 def _merge(entries: Iterable[tuple[tuple[int, str], str, Json]]) -> list[Json]:
@@ -197,6 +205,10 @@ def _divergences(runs: _Runs) -> list[Json]:
                     {"name": name, "value": None if value is None else _tensor(value, first.dtype)}
                     for name, value in zip(first.case.input_names, first.case.inputs, strict=True)
                 ],
+                "attributes": {
+                    name: _tensor(np.asarray(value), first.dtype)
+                    for name, value in first.case.attributes.items()
+                },
                 "spec": _result(first.spec, first.dtype, spec=True),
                 "engines": {
                     e.name: _result(o.result, o.dtype) | {"verdict": o.verdict}
@@ -263,6 +275,8 @@ def _text(value: np.generic) -> str:
     """The exact value of one element, as text; NaN's sign and payload are not shown (nor compared)."""
     if value.dtype in INT_TYPES:
         return str(int(value))
+    if value.dtype == np.bool_:
+        return "true" if value else "false"
     number = float(value)  # exact: every SONNX float is a float64
     if math.isnan(number):
         return "nan"

@@ -1,9 +1,10 @@
 """The engines compared with the spec: numpy, the ONNX reference evaluator and onnxruntime (CPU).
 
 numpy is called as a developer would call it (``np.clip``, ``np.maximum``,
-``np.abs``): many runtimes copy its behaviour. The two ONNX engines each run
-a one-node model of opset 13 (Clip-13, Max-13 and Abs-13 are
-the versions the profile is based on). The model's inputs have a type but no
+``np.abs``: each operator's conformance module says how): many runtimes copy its
+behaviour. The two ONNX engines each run a one-node model whose opset is the
+version of the ONNX operator the profile is based on (13 for Clip-13), so that
+the node resolves to exactly that version. The model's inputs have a type but no
 shape, so that loading it depends on the element type alone: an engine that
 cannot load it, or whose API cannot take arrays of that type, does not support
 the type ("unsupported"); an error at run time is the engine refusing that
@@ -12,20 +13,18 @@ input ("refused").
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import onnx
 import onnxruntime
-from onnx import helper
+from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
+from operator_cases import numpy_function
 
-OPSET = 13
-IR_VERSION = 7  # the IR of opset 13; the newest onnx writes one onnxruntime may not read yet
-OP_TYPES = {"clip": "Clip", "max": "Max", "abs": "Abs"}
+from sonnx_spec import operators
 
 Status = Literal["output", "refused", "unsupported"]
 
@@ -46,17 +45,53 @@ def shorten(error: BaseException, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def one_node_model(op: str, dtype: np.dtype, present: Sequence[bool]) -> onnx.ModelProto:
-    """A model applying ``op`` to inputs x0, x1, …; an absent input is the empty name ONNX uses."""
-    elem_type = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
-    names = [f"x{i}" if given else "" for i, given in enumerate(present)]
+def ir_version(opset: int) -> int:
+    """The oldest IR version of ``opset``: the newest onnx writes one onnxruntime may not read yet."""
+    return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
+
+
+def output_type(op: str, dtype: np.dtype) -> np.dtype:
+    """The element type of ``op``'s output when its first tensor has ``dtype``."""
+    spec = operators()[op]
+    output = spec.outputs[0].type
+    return dtype if output == spec.main_type else spec.dtypes(output)[0]
+
+
+def first_dtype(inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> np.dtype:
+    tensors = [*inputs, *(a for a in attributes.values() if isinstance(a, np.ndarray))]
+    return next(value.dtype for value in tensors if value is not None)
+
+
+def one_node_model(
+    op: str, present: Sequence[np.dtype | None], attributes: Mapping[str, Any]
+) -> onnx.ModelProto:
+    """A model applying ``op`` to inputs x0, x1, … of the given types; an absent input (None) is the
+    empty name ONNX uses. Tensor attributes become TensorProto values."""
+    spec = operators()[op]
+    names = [f"x{i}" if dtype is not None else "" for i, dtype in enumerate(present)]
+    values = {
+        spec_attr.onnx: numpy_helper.from_array(np.asarray(attributes[spec_attr.name]))
+        if spec_attr.kind == "tensor"
+        else attributes[spec_attr.name]
+        for spec_attr in spec.attributes
+    }
+    dtype = next((t for t in present if t is not None), None)
+    if dtype is None:
+        dtype = first_dtype([], attributes)
+    inputs = [
+        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t), None)
+        for name, t in zip(names, present, strict=True)
+        if t is not None
+    ]
+    output = helper.np_dtype_to_tensor_dtype(output_type(op, dtype))
     graph = helper.make_graph(
-        [helper.make_node(OP_TYPES[op], names, ["y"])],
+        [helper.make_node(spec.onnx, names, ["y"], **values)],
         f"sonnx_{op}",
-        [helper.make_tensor_value_info(name, elem_type, None) for name in names if name],
-        [helper.make_tensor_value_info("y", elem_type, None)],
+        inputs,
+        [helper.make_tensor_value_info("y", output, None)],
     )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION)
+    opset = [helper.make_opsetid("", spec.version)]
+    return helper.make_model(graph, opset_imports=opset, ir_version=ir_version(spec.version))
 
 
 class CannotFeed(Exception):
@@ -75,14 +110,18 @@ class Engine:
     version: str
 
     def __init__(self) -> None:
-        self._sessions: dict[tuple[str, np.dtype, tuple[bool, ...]], object | Result] = {}
+        self._sessions: dict[tuple, object | Result] = {}
 
-    def run(self, op: str, inputs: Sequence[np.ndarray | None]) -> Result:
-        dtype = next(value.dtype for value in inputs if value is not None)
-        key = (op, dtype, tuple(value is not None for value in inputs))
+    def run(self, op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
+        present = tuple(None if value is None else value.dtype for value in inputs)
+        key = (
+            op,
+            present,
+            repr(sorted((k, np.asarray(v).tobytes(), repr(v)) for k, v in attributes.items())),
+        )
         if key not in self._sessions:
             try:
-                self._sessions[key] = self._load(one_node_model(*key))
+                self._sessions[key] = self._load(one_node_model(op, present, attributes))
             except Exception as error:  # no kernel, or a model this engine cannot read
                 self._sessions[key] = Result("unsupported", message=shorten(error))
         session = self._sessions[key]
@@ -141,23 +180,16 @@ class OnnxRuntime(Engine):
         return session.run_with_ort_values(None, values)[0].numpy()
 
 
-NUMPY_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "clip": np.clip,  # an omitted bound is None, numpy's own way to leave a side unbounded
-    "max": lambda *inputs: functools.reduce(np.maximum, inputs),
-    "abs": np.abs,
-}
-
-
 class Numpy(Engine):
     name = "numpy"
     title = "numpy"
     version = np.__version__
 
-    def run(self, op: str, inputs: Sequence[np.ndarray | None]) -> Result:
-        dtype = next(value.dtype for value in inputs if value is not None)
+    def run(self, op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
+        dtype = output_type(op, first_dtype(inputs, attributes))
         try:
             with np.errstate(all="ignore"):  # NaN and overflow are inputs here, not accidents
-                output = np.asarray(NUMPY_FUNCTIONS[op](*inputs))
+                output = np.asarray(numpy_function(op)(*inputs, **attributes))
         except Exception as error:  # e.g. shapes that do not broadcast
             return Result("refused", message=shorten(error))
         if output.dtype != dtype:  # np.clip on bfloat16: computed and returned in float32

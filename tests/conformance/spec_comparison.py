@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from onnx_engines import Result
@@ -11,10 +12,10 @@ import sonnx_spec
 from sonnx_spec.compare import same_result
 
 
-def run_spec(op: str, inputs: Sequence[np.ndarray | None]) -> Result:
+def run_spec(op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
     """The spec's output, or the id of the rule by which it refuses the input."""
     try:
-        return Result("output", getattr(sonnx_spec, op)(*inputs))
+        return Result("output", sonnx_spec.operators()[op].function(*inputs, **attributes))
     except sonnx_spec.SonnxError as error:
         return Result("refused", message=error.req_id)
 

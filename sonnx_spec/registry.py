@@ -1,0 +1,189 @@
+"""The operator registry: what each operator is, declared once, next to its reference code.
+
+An operator module decorates its function with :func:`operator`, which states
+the ONNX operator it is based on, its inputs, attributes and outputs with their
+ONNX names, and the types of its type variables. Every list of operators in the
+project (the package's exports aside) is derived from :func:`operators`.
+
+The decorator also makes the general checks: before the operator's own code
+runs, every argument is checked against the general rules (:mod:`.checks`), so
+an operator module checks only what is particular to it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .ids import scope_prefix
+from .types import FAMILIES, TYPE_SETS
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """An input or an output of an operator."""
+
+    name: str  # the specification's name: X, L, M, Y
+    onnx: str  # ONNX's name: input, min, max, output
+    type: str  # a type variable of the operator ("T"), or a type set ("bool")
+    rank: int | None = None  # the rank the operator requires (0: a scalar), if any
+    rank_rule: str | None = None  # the rule that requires it
+    variadic: bool = False  # one or more tensors, X0, X1, … (ONNX's data_0, data_1, …)
+    doc: str = ""  # what the tensor is, as the operator's page shows it
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An attribute: keyword-only in the reference, with no default (GR4)."""
+
+    name: str
+    onnx: str
+    kind: str  # "float", "int" or "tensor"
+    type: str | None = None  # for a tensor attribute: its type variable
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Operator:
+    """What an operator is: its name, its ONNX basis, its signature and its types."""
+
+    name: str  # the Python name: clip, leaky_relu
+    onnx: str  # ONNX's op_type: Clip, LeakyRelu
+    version: int  # the ONNX operator version the profile is based on: 13 for Clip-13
+    inputs: tuple[Tensor, ...]
+    attributes: tuple[Attribute, ...]
+    outputs: tuple[Tensor, ...]
+    types: Mapping[str, tuple[str, ...]]  # type variable -> names of type sets
+    function: Callable[..., Any] = field(compare=False, repr=False)
+
+    @property
+    def prefix(self) -> str:
+        """The scope of its rule ids: CLIP for clip."""
+        return scope_prefix(self.name)
+
+    @property
+    def page(self) -> str:
+        """The site page (docname) that specifies it."""
+        return f"operators/{self.name}"
+
+    @property
+    def summary(self) -> str:
+        """The first line of its docstring: what it computes."""
+        return inspect.getdoc(self.function).splitlines()[0]
+
+    def dtypes(self, type_name: str) -> tuple[np.dtype, ...]:
+        """The element types a type variable (or a type set such as "bool") stands for."""
+        sets = self.types.get(type_name, (type_name,))
+        return tuple(t for name in sets for t in TYPE_SETS[name])
+
+    @property
+    def numeric_types(self) -> tuple[np.dtype, ...]:
+        """Every one of the twelve types some tensor of the operator may have, in the site's order."""
+        wanted = {t for var in self.types for t in self.dtypes(var)}
+        return tuple(t for family in FAMILIES.values() for t in family if t in wanted)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The type families the operator is specified for."""
+        return tuple(f for f, members in FAMILIES.items() if set(members) & set(self.numeric_types))
+
+    @property
+    def main_type(self) -> str:
+        """The type variable of the first input (of the first attribute for Constant)."""
+        first = self.inputs[0].type if self.inputs else self.attributes[0].type
+        assert first is not None
+        return first
+
+    def input_names(self, count: int) -> list[str]:
+        """The names of the inputs of a call with ``count`` of them: X, L, M; or X0, X1, … for Max."""
+        if self.inputs and self.inputs[0].variadic:
+            return [f"{self.inputs[0].name}{m}" for m in range(count)]
+        return [t.name for t in self.inputs]
+
+
+_REGISTRY: dict[str, Operator] = {}
+
+
+def operator(
+    *,
+    onnx: str,
+    version: int,
+    inputs: tuple[Tensor, ...],
+    outputs: tuple[Tensor, ...],
+    types: Mapping[str, tuple[str, ...]],
+    attributes: tuple[Attribute, ...] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated function as an operator, checked against the general rules."""
+
+    def register(body: Callable[..., Any]) -> Callable[..., Any]:
+        from .checks import check_general_rules, out_of_memory  # checks names rules, whose pages need us
+
+        signature = inspect.signature(body)
+
+        @functools.wraps(body)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            arguments = signature.bind(*args, **kwargs).arguments  # a wrong call is a TypeError
+            check_general_rules(spec, arguments)
+            try:
+                return body(*args, **kwargs)
+            except MemoryError:
+                raise out_of_memory(spec.name) from None
+
+        spec = Operator(body.__name__, onnx, version, inputs, attributes, outputs, types, checked)
+        _check_declaration(spec, signature)
+        if spec.name in _REGISTRY:
+            raise ValueError(f"operator {spec.name} is registered twice")
+        _REGISTRY[spec.name] = spec
+        checked.operator = spec  # type: ignore[attr-defined]
+        return checked
+
+    return register
+
+
+def _check_declaration(op: Operator, signature: inspect.Signature) -> None:
+    """The declaration matches the function's signature, and names only known types."""
+    params = list(signature.parameters.values())
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    variadic = [p.name for p in params if p.kind is p.VAR_POSITIONAL]
+    keyword = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    declared = [t.name for t in op.inputs]
+    problems = []
+    if positional + variadic != declared:
+        problems.append(f"inputs {declared} but the function takes {positional + variadic}")
+    if any(t.variadic for t in op.inputs) != bool(variadic):
+        problems.append("a variadic input is a *parameter, and only that")
+    if keyword != [a.name for a in op.attributes]:
+        problems.append(f"attributes {[a.name for a in op.attributes]} but keyword-only parameters {keyword}")
+    if any(p.default is not p.empty for p in params):
+        problems.append("a parameter has a default value (GR4: no default values)")
+    for name in [t.type for t in op.inputs + op.outputs] + [a.type for a in op.attributes if a.type]:
+        if name not in op.types and name not in TYPE_SETS:
+            problems.append(f"type {name!r} is neither a type variable nor a type set")
+    for var, sets in op.types.items():
+        problems += [f"type variable {var}: unknown type set {s!r}" for s in sets if s not in TYPE_SETS]
+    if problems:
+        raise TypeError(f"operator {op.name}: " + "; ".join(problems))
+
+
+def operators() -> dict[str, Operator]:
+    """Every operator, by name, in alphabetical order: the one list the project derives its lists from."""
+    from . import ops
+
+    for module in pkgutil.iter_modules(ops.__path__):
+        importlib.import_module(f"{ops.__name__}.{module.name}")  # registers its operator
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get(name: str) -> Operator:
+    """The operator ``name``; KeyError names the unknown operator."""
+    try:
+        return operators()[name]
+    except KeyError:
+        raise KeyError(f"no operator {name!r} (known: {', '.join(operators())})") from None

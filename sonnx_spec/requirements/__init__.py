@@ -1,0 +1,257 @@
+"""The profile's rules, read from the TOML files of this folder, their one source.
+
+``general.toml`` holds the general rules and the sources every operator cites;
+``<operator>.toml`` holds an operator's own rules, its sources, the drafts'
+labels for the general rules in that operator, and the ids it no longer uses.
+The reference raises :class:`~sonnx_spec.SonnxError` with these ids, the tests
+name them in ``@pytest.mark.req``, the site renders them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from .. import ids
+
+GENERAL_FILE = "general"
+GENERAL_PAGE = "general-rules"
+SOURCE_KINDS = {
+    "draft": "The SONNX working group's drafts",
+    "seed": "The drafts this specification started from",
+    "review": "Reviews of the drafts",
+    "requirements": "The profile's requirements and guidelines",
+    "onnx": "ONNX documentation",
+    "decision": "Decisions of this specification",
+}
+"""Kinds of sources, in the order the sources page lists them."""
+FAMILY_NAMES = ("int", "float")
+_RULE_KEYS = {"id", "families", "tensors", "statement", "origin", "math", "static"}
+_SOURCE_KEYS = {"title", "kind", "summary", "url", "path"}
+_FILE_KEYS = {"source", "rule", "general", "retired"}
+
+
+class RulesFileError(ValueError):
+    """A rules file breaks one of the rules of rules files (duplicate id, unknown origin…)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document rules come from: a draft, a review, an ONNX page, a decision."""
+
+    key: str
+    title: str
+    kind: str
+    summary: str
+    url: str | None = None
+    path: str | None = None  # where the document is in the working group's material
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a rule comes from: another rule, or a source and a section or label of it."""
+
+    rule: str | None = None
+    source: str | None = None
+    section: str | None = None
+
+    def __str__(self) -> str:
+        if self.rule:
+            return self.rule
+        return f"{self.source}#{self.section}" if self.section else str(self.source)
+
+
+@dataclass(frozen=True)
+class Location:
+    path: Path
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A restriction, constraint, error condition, semantic rule or postcondition."""
+
+    id: str
+    operator: str  # the operator's name, or "general"
+    label: str  # R1, C4, GR2: the rule's name within its scope
+    kind: str
+    families: tuple[str, ...]
+    tensors: tuple[str, ...]
+    statement: str
+    origin: tuple[Origin, ...]
+    math: str | None = None
+    static: bool = False  # a model checker can decide it from the model alone
+    location: Location | None = field(default=None, compare=False)
+
+    @property
+    def page(self) -> str:
+        """The site page (docname) where the rule is defined."""
+        return GENERAL_PAGE if self.operator == ids.GENERAL else f"operators/{self.operator}"
+
+
+@dataclass(frozen=True)
+class Retired:
+    """An id no longer used, and the rule that now states what it stated."""
+
+    id: str
+    successor: str
+    operator: str
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    rules: dict[str, Rule]
+    sources: dict[str, Source]
+    draft_labels: dict[str, dict[str, tuple[Origin, ...]]]
+    """operator -> general rule -> the drafts' labels for it in that operator (Clip's R3 for GR1)."""
+    retired: dict[str, Retired]
+
+    def of(self, operator: str) -> list[Rule]:
+        return [r for r in self.rules.values() if r.operator == operator]
+
+
+def _id_lines(path: Path, text: str) -> dict[str, int]:
+    """The line of each ``id = "…"`` (tomllib keeps no positions)."""
+    lines = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        key, _, value = line.partition("=")
+        if key.strip() == "id":
+            lines[value.strip().strip('"')] = number
+    return lines
+
+
+def _origin(text: str, rule_ids: set[str], sources: dict[str, Source], where: str) -> Origin:
+    if text in rule_ids:
+        return Origin(rule=text)
+    key, _, section = text.partition("#")
+    if key not in sources:
+        raise RulesFileError(f"{where}: origin {text!r} is neither a rule id nor a source")
+    return Origin(source=key, section=section or None)
+
+
+def _rule(raw: dict, operator: str, context: _Context, location: Location) -> Rule:
+    rid = raw.get("id", "?")
+    where = f"{location}: {rid}"
+    unknown = set(raw) - _RULE_KEYS
+    if unknown:
+        raise RulesFileError(f"{where}: unknown keys {sorted(unknown)}")
+    try:
+        parsed = ids.parse(rid)
+    except ValueError as error:
+        raise RulesFileError(f"{where}: {error}") from None
+    if parsed.scope != operator:
+        raise RulesFileError(f"{where}: an id of {parsed.scope}, declared in the file of {operator}")
+    families = tuple(raw.get("families", ()))
+    if not families or not set(families) <= set(FAMILY_NAMES):
+        raise RulesFileError(f"{where}: families must be a non-empty subset of {', '.join(FAMILY_NAMES)}")
+    return Rule(
+        id=rid,
+        operator=operator,
+        label=parsed.label,
+        kind=parsed.kind,
+        families=families,
+        tensors=tuple(raw.get("tensors", ())),
+        statement=raw["statement"],
+        origin=tuple(_origin(o, context.rule_ids, context.sources, where) for o in raw["origin"]),
+        math=raw.get("math"),
+        static=bool(raw.get("static", False)),
+        location=location,
+    )
+
+
+@dataclass
+class _Context:
+    rule_ids: set[str]
+    sources: dict[str, Source]
+
+
+def parse(files: Iterable[tuple[str, Path, str]]) -> Catalogue:
+    """Parse and check rules files, given as (operator or "general", path, text)."""
+    parsed = []
+    for operator, path, text in files:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RulesFileError(f"{path}: {error}") from None
+        unknown = set(data) - _FILE_KEYS
+        if unknown:
+            raise RulesFileError(f"{path}: unknown tables {sorted(unknown)}")
+        parsed.append((operator, path, text, data))
+    sources: dict[str, Source] = {}
+    for _, path, _, data in parsed:
+        for key, raw in data.get("source", {}).items():
+            if set(raw) - _SOURCE_KEYS or raw.get("kind") not in SOURCE_KINDS:
+                raise RulesFileError(
+                    f"{path}: source {key}: keys {sorted(_SOURCE_KEYS)}, kinds {list(SOURCE_KINDS)}"
+                )
+            if key in sources:
+                raise RulesFileError(f"{path}: source {key} is declared in two files")
+            sources[key] = Source(key=key, **raw)
+    all_ids = [raw.get("id") for _, _, _, data in parsed for raw in data.get("rule", [])]
+    duplicates = sorted({i for i in all_ids if all_ids.count(i) > 1})
+    if duplicates:
+        raise RulesFileError(f"rule ids declared more than once: {', '.join(duplicates)}")
+    context = _Context(set(all_ids), sources)
+    rules: dict[str, Rule] = {}
+    draft_labels: dict[str, dict[str, tuple[Origin, ...]]] = {}
+    retired: dict[str, Retired] = {}
+    for operator, path, text, data in parsed:
+        lines = _id_lines(path, text)
+        for raw in data.get("rule", []):
+            rule = _rule(raw, operator, context, Location(path, lines.get(raw.get("id"), 1)))
+            rules[rule.id] = rule
+        labels = {}
+        for general_id, origins in data.get("general", {}).items():
+            if ids.parse(general_id).scope != ids.GENERAL or general_id not in context.rule_ids:
+                raise RulesFileError(f"{path}: [general] {general_id} is not a general rule")
+            labels[general_id] = tuple(_origin(o, context.rule_ids, sources, str(path)) for o in origins)
+        draft_labels[operator] = labels
+        for old, successor in data.get("retired", {}).items():
+            if old in context.rule_ids or old in retired:
+                raise RulesFileError(f"{path}: retired id {old} is in use or retired twice")
+            if successor not in context.rule_ids:
+                raise RulesFileError(f"{path}: retired id {old}: successor {successor} is not a rule")
+            retired[old] = Retired(old, successor, operator)
+    return Catalogue(rules, sources, draft_labels, retired)
+
+
+def files() -> list[tuple[str, Path, str]]:
+    """The rules files of the package: general.toml first, then one per operator."""
+    folder = resources.files(__package__)
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
+    names.sort(key=lambda n: n != f"{GENERAL_FILE}.toml")
+    result = []
+    for name in names:
+        stem = name.removesuffix(".toml")
+        operator = ids.GENERAL if stem == GENERAL_FILE else stem
+        result.append((operator, Path(str(folder.joinpath(name))), folder.joinpath(name).read_text("utf-8")))
+    return result
+
+
+@cache
+def catalogue() -> Catalogue:
+    """Every rule, source, draft label and retired id of the profile."""
+    return parse(files())
+
+
+def rules() -> dict[str, Rule]:
+    """All rules, by id: the general rules first, then each operator's, in the order of their files."""
+    return catalogue().rules
+
+
+def rule(rule_id: str) -> Rule:
+    """The rule ``rule_id``; KeyError names an unknown id (and the successor of a retired one)."""
+    found = catalogue().rules.get(rule_id)
+    if found is not None:
+        return found
+    retired = catalogue().retired.get(rule_id)
+    if retired is not None:
+        raise KeyError(f"rule id {rule_id!r} is retired: {retired.successor} states it now")
+    raise KeyError(f"unknown rule id {rule_id!r}")

@@ -1,0 +1,1 @@
+"""The directives the pages use; each module registers its own."""

@@ -1,0 +1,124 @@
+"""Lists of the whole profile, derived from the registry and the rules files.
+
+``{operator-index}``   every operator: its page, its ONNX basis, its types, what it computes;
+``{onnx-relations}``   every operator against ONNX: version, names, and the rules where the profile decides;
+``{operator-api}``     the reference's documentation of every operator (autodoc);
+``{sources}``          every source the rules cite, with the rules that cite it.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from sonnx_spec.requirements import SOURCE_KINDS
+
+from ..data import BuildData
+from ..myst import SiteDirective, code, escape, need, table
+from .operator_page import onnx_url
+
+
+def _types(data: BuildData, name: str) -> str:
+    op = data.operators[name]
+    families = {"int": "integers", "float": "floating point"}
+    parts = []
+    for family in op.families:
+        members = [t for t in op.numeric_types if (t.kind in "iu") == (family == "int")]
+        total = 8 if family == "int" else 4
+        parts.append(families[family] if len(members) == total else ", ".join(t.name for t in members))
+    return "; ".join(parts)
+
+
+class OperatorIndexDirective(SiteDirective):
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        rows = [
+            [
+                f"[{op.onnx}](operators/{op.name}.md)",
+                f"{op.onnx}-{op.version}",
+                _types(data, op.name),
+                escape(op.summary),
+            ]
+            for op in data.operators.values()
+        ]
+        return self.render(
+            table(["Operator", "ONNX basis", "Types", "What it computes"], rows, widths="2 2 3 6")
+        )
+
+
+class OnnxRelationsDirective(SiteDirective):
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        rows = []
+        for op in data.operators.values():
+            renamed = ", ".join(
+                f"`{t.onnx}` → {t.name}" for t in [*op.inputs, *op.outputs] if t.onnx != t.name
+            )
+            decided = [
+                r.id for r in data.catalogue.of(op.name) if any(o.source == "decision" for o in r.origin)
+            ]
+            rows.append(
+                [
+                    f"[{op.onnx}](operators/{op.name}.md#{op.name}-relation-to-onnx)",
+                    f"[{op.onnx}-{op.version}]({onnx_url(op)})",
+                    renamed or "same names",
+                    " ".join(need(i) for i in decided) or "—",
+                ]
+            )
+        header = ["SONNX operator", "Based on", "Names", "Where the profile decides what ONNX leaves open"]
+        return self.render(table(header, rows, widths="2 2 3 4"))
+
+
+class OperatorApiDirective(SiteDirective):
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        lines = ["```{eval-rst}"]
+        lines += [f".. autofunction:: sonnx_spec.{name}\n" for name in data.operators]
+        return self.render([*lines, "```", ""])
+
+
+class SourcesDirective(SiteDirective):
+    def run(self) -> list[nodes.Node]:
+        return self.render(sources_markdown(self.build_data()), match_titles=True)
+
+
+def sources_markdown(data: BuildData) -> list[str]:
+    lines: list[str] = []
+    for kind, heading in SOURCE_KINDS.items():
+        sources = [s for s in data.catalogue.sources.values() if s.kind == kind]
+        if not sources:
+            continue
+        lines += [f"## {heading}", ""]
+        for source in sources:
+            citing = [
+                (rule.id, origin.section)
+                for rule in data.rules.values()
+                for origin in rule.origin
+                if origin.source == source.key
+            ]
+            citing += [
+                (rule_id, origin.section)
+                for labels in data.catalogue.draft_labels.values()
+                for rule_id, origins in labels.items()
+                for origin in origins
+                if origin.source == source.key
+            ]
+            lines += [f"({source.key})=", f"### {source.title}", "", source.summary, ""]
+            where = []
+            if source.path:
+                where.append(f"in the project's copy of the sources as {code(source.path)}")
+            if source.url:
+                where.append(f"published at <{source.url}>")
+            if where:
+                lines += ["Key " + code(source.key) + "; " + "; ".join(where) + ".", ""]
+            cited = "; ".join(need(rid) + (f" (§ {escape(sec)})" if sec else "") for rid, sec in citing)
+            lines += [f"Cited by: {cited}." if cited else "Cited by no rule.", ""]
+    return lines
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_directive("operator-index", OperatorIndexDirective)
+    app.add_directive("onnx-relations", OnnxRelationsDirective)
+    app.add_directive("operator-api", OperatorApiDirective)
+    app.add_directive("sources", SourcesDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

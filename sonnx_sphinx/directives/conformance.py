@@ -1,0 +1,310 @@
+"""The ``conformance-report`` directive: the conformance page, rendered from the tests' report.
+
+The conformance tests (``tests/conformance``) write ``build/conformance.json``;
+this directive turns it into MyST Markdown (tables as ``list-table``,
+requirement ids as sphinx-needs ``{need}`` links) and parses that in place, so
+it is meant for MyST pages. Without options it renders the summary of all
+operators; ``:operator: clip`` renders one operator in full; ``:topic: signed
+zero`` renders what the engines do on that topic's cases, for an operator's page
+to show beside the decision it concerns (``:operator:`` defaults to the page's).
+A missing or unreadable report is an error at the directive: the page never
+silently shows nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util.typing import ExtensionMetadata
+
+from sonnx_spec import operators
+
+from ..myst import SiteDirective, code, escape, need, plural, rubric, table
+
+FORMAT = 2  # the report format this module reads (see tests/conformance/conformance_report.py)
+VERDICT_WORDS = {"agrees": "agree", "differs": "differ", "unsupported": "unsupported"}
+Json = dict[str, Any]
+
+
+# -- values -----------------------------------------------------------------
+
+
+def _values(values: Any) -> str:
+    if isinstance(values, list):
+        return "[" + ", ".join(_values(v) for v in values) + "]"
+    return str(values)
+
+
+def _tensor(tensor: Json) -> str:
+    text = code(_values(tensor["values"]))
+    return f"{text} ({tensor['dtype']})" if "dtype" in tensor else text
+
+
+def _inputs(inputs: list[Json], attributes: Json) -> str:
+    given = [
+        f"{item['name']} omitted" if item["value"] is None else f"{item['name']} = {_tensor(item['value'])}"
+        for item in inputs
+    ]
+    return ", ".join(given + [f"{name} = {_tensor(value)}" for name, value in attributes.items()])
+
+
+def _spec(result: Json) -> str:
+    if result["status"] == "output":
+        return _tensor(result["output"])
+    return f"refuses ({need(result['rule'])})"
+
+
+def _engine(result: Json) -> str:
+    if result["status"] == "output":
+        text = _tensor(result["output"])
+    elif result["status"] == "refused":
+        text = "refuses: " + escape(result["message"])
+    else:
+        return "unsupported"
+    return f"{text} (agrees)" if result["verdict"] == "agrees" else text
+
+
+def _counts(counts: Json) -> str:
+    total = sum(counts.values())
+    if counts["agrees"] == total:
+        return f"all {total} agree"
+    if counts["unsupported"] == total:
+        return f"unsupported ({total})"
+    parts = [f"{counts[verdict]} {word}" for verdict, word in VERDICT_WORDS.items() if counts[verdict]]
+    return ", ".join(parts)
+
+
+def _types(names: list[str], report: Json) -> str:
+    """The types of a case or a divergence, by family where they make one up."""
+    ints, floats = report["families"]["int"], report["families"]["float"]
+    signed = [t for t in ints if t.startswith("int")]
+    families = {
+        "all types": ints + floats,
+        "integer types": ints,
+        "floating-point types": floats,
+        "signed integer and floating-point types": signed + floats,
+        "signed integer types": signed,
+    }
+    return next((family for family, members in families.items() if names == members), ", ".join(names))
+
+
+def _engine_titles(report: Json) -> list[str]:
+    return [escape(f"{e['title']} {e['version']}") for e in report["engines"]]
+
+
+# -- the summary and the sections ---------------------------------------------
+
+
+def summary(report: Json) -> list[str]:
+    versions = report["versions"]
+    engines = "; ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
+    specification = (
+        f"sonnx_spec {versions['sonnx_spec']} (numpy {versions['numpy']}, ml_dtypes {versions['ml_dtypes']})"
+    )
+    lines = [
+        f"Specification: {escape(specification)}. Engines: {engines}. The ONNX engines run models of one "
+        "node whose opset is the version of the ONNX operator the profile is based on.",
+        "",
+    ]
+    rows = [
+        [
+            f"{section['onnx']['op_type']}-{section['onnx']['version']}",
+            *(_counts(section["totals"][e["name"]]) for e in report["engines"]),
+            _backend_totals(section["backend_totals"]),
+        ]
+        for op, section in _sections(report)
+    ]
+    return lines + table(["Operator", *_engine_titles(report), "ONNX backend node tests"], rows)
+
+
+def _sections(report: Json) -> list[tuple[str, Json]]:
+    """The operators in the order of the site, whatever the order of the report's keys."""
+    return sorted(report["operators"].items())
+
+
+def _backend_totals(totals: Json) -> str:
+    text = f"{totals['pass']} pass, " + plural(
+        totals["expected divergence"], "expected divergence", "expected divergences"
+    )
+    unexpected = totals["unexpected divergence"]
+    return text + (f", **{unexpected} unexpected**" if unexpected else "")
+
+
+def all_sections(report: Json) -> list[str]:
+    """A section per operator, headed by its name."""
+    lines = []
+    for op, section in _sections(report):
+        title = section["onnx"]["op_type"]
+        lines += [f"## {title}", "", f"The rules are on the [{title}](operators/{op}.md) page.", ""]
+        lines += operator_section(report, op)
+    return lines
+
+
+def operator_section(report: Json, op: str) -> list[str]:
+    section = report["operators"][op]
+    return [
+        *_matrix(report, section),
+        *_divergences(report, section),
+        *_unsupported(report, section),
+        *_backend(section),
+        *_cases(report, section),
+    ]
+
+
+def _matrix(report: Json, section: Json) -> list[str]:
+    rows = []
+    for t in section["types"]:
+        cells = section["matrix"][t]
+        total = sum(cells[report["engines"][0]["name"]].values())
+        rows.append([t, str(total), *(_counts(cells[e["name"]]) for e in report["engines"])])
+    return rubric("Types × engines") + table(["Type", "Cases", *_engine_titles(report)], rows)
+
+
+def _divergences(report: Json, section: Json) -> list[str]:
+    lines = rubric("Divergences")
+    if not section["divergences"]:
+        return [*lines, "No engine differs from the specification on these cases.", ""]
+    return lines + _divergence_tables(report, section["divergences"])
+
+
+def topic_section(report: Json, op: str, topic: str, root: str = "") -> list[str]:
+    """What the engines do on one topic's cases: shown on an operator page beside the decision."""
+    entries = [e for e in report["operators"][op]["divergences"] if e["topic"] == topic]
+    engines = ", ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
+    if not entries:
+        return [f"On these cases ({escape(topic)}), {engines} all agree with the specification.", ""]
+    return [
+        f"What {engines} return on these cases, from the [conformance run]({root}conformance.md):",
+        "",
+        *_divergence_tables(report, entries),
+    ]
+
+
+def _divergence_tables(report: Json, divergences: list[Json]) -> list[str]:
+    lines: list[str] = []
+    by_topic: dict[str, list[Json]] = {}
+    for entry in divergences:
+        by_topic.setdefault(entry["topic"], []).append(entry)
+    header = ["Case", "Types", "Input", "Specification", *_engine_titles(report)]
+    for topic, entries in by_topic.items():
+        first = entries[0]
+        if all(e["explained"] for e in entries):
+            why = f"{need(first['rule'])}: {escape(first['reason'])}"
+        else:
+            why = "**Unexplained**: the conformance tests fail on this divergence."
+        lines += [f"**{escape(topic[0].upper() + topic[1:])}**. {why}", ""]
+        rows = [
+            [
+                escape(e["case"]),
+                escape(_types(e["types"], report)),
+                _inputs(e["inputs"], e.get("attributes", {})),
+                _spec(e["spec"]),
+                *(_engine(e["engines"][engine["name"]]) for engine in report["engines"]),
+            ]
+            for e in entries
+        ]
+        lines += table(header, rows)
+    return lines
+
+
+def _unsupported(report: Json, section: Json) -> list[str]:
+    lines = rubric("Unsupported")
+    if not section["unsupported"]:
+        return [*lines, "Every engine runs every case on every type.", ""]
+    titles = {e["name"]: f"{e['title']} {e['version']}" for e in report["engines"]}
+    for entry in section["unsupported"]:
+        types = ", ".join(
+            f"{t} ({entry['cases'][t]} of {sum(section['matrix'][t][entry['engine']].values())} cases)"
+            for t in entry["types"]
+        )
+        lines.append(f"- {escape(titles[entry['engine']])} on {escape(types)}: {escape(entry['message'])}")
+    return [*lines, ""]
+
+
+def _backend(section: Json) -> list[str]:
+    rows = []
+    for case in section["backend"]:
+        if case["outcome"] == "pass":
+            outcome, why = "passes", ""
+        elif case["outcome"] == "expected divergence":
+            outcome, why = f"expected divergence: {_spec(case['spec'])}", escape(case["reason"])
+        else:
+            outcome, why = "**unexpected divergence**", escape(case["detail"])
+        rows.append([code(case["name"]), outcome, need(case["rule"]), why])
+    return rubric("ONNX backend node tests") + table(["Case", "Outcome", "Rule", "Reason"], rows)
+
+
+def _cases(report: Json, section: Json) -> list[str]:
+    by_topic: dict[str, list[str]] = {}
+    for case in section["cases"]:
+        types = _types(case["types"], report)
+        by_topic.setdefault(case["topic"], []).append(escape(f"{case['name']} ({types})"))
+    rows = [[escape(topic[0].upper() + topic[1:]), "; ".join(names)] for topic, names in by_topic.items()]
+    return rubric("Cases run") + table(["Topic", "Cases (types)"], rows)
+
+
+# -- the directive ------------------------------------------------------------
+
+
+class ConformanceReport(SiteDirective):
+    """Renders the conformance report: the summary, or one operator with ``:operator:``."""
+
+    option_spec: ClassVar = {
+        "operator": lambda argument: directives.choice(argument, list(operators())),
+        "topic": directives.unchanged_required,
+        "sections": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        if not type(self.state).__module__.startswith("myst_parser"):
+            raise self.error("conformance-report renders MyST Markdown: use it in a .md page")
+        report, path = self._load()
+        topic = self.options.get("topic")
+        on_operator_page = self.env.docname.startswith("operators/")
+        op = self.operator_name() if topic or "operator" in self.options or on_operator_page else None
+        if topic and topic not in report["topics"]:
+            raise self.error(f"unknown topic {topic!r}; the report's topics: {', '.join(report['topics'])}")
+        try:
+            if topic:
+                lines = topic_section(report, op, topic, "../" * self.env.docname.count("/"))
+            elif "sections" in self.options:
+                lines = all_sections(report)
+            else:
+                lines = summary(report) if op is None else operator_section(report, op)
+        except (KeyError, IndexError, TypeError, AttributeError) as error:
+            raise self.error(f"conformance report {path} breaks format {FORMAT}: {error!r}") from None
+        return self.render(lines, match_titles="sections" in self.options)
+
+    def _load(self) -> tuple[Json, Path]:
+        path = Path(self.config.sonnx_conformance_report)
+        self.env.note_dependency(str(path))  # a new report rebuilds the page
+        try:
+            report = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            raise self.error(
+                f"conformance report {path} not found: run the conformance tests first (nox -s tests)"
+            ) from None
+        except (OSError, ValueError) as error:
+            raise self.error(f"conformance report {path} is unreadable: {error}") from None
+        if not isinstance(report, dict) or report.get("format") != FORMAT:
+            found = report.get("format") if isinstance(report, dict) else type(report).__name__
+            raise self.error(f"conformance report {path} has format {found!r}; this page reads {FORMAT}")
+        return report, path
+
+
+def _resolve_report_path(app: Sphinx, config: Config) -> None:
+    """The configured path is relative to the configuration directory (the repository root)."""
+    config.sonnx_conformance_report = str(Path(app.confdir, config.sonnx_conformance_report).resolve())
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value("sonnx_conformance_report", "build/conformance.json", "env", types=frozenset({str}))
+    app.connect("config-inited", _resolve_report_path)
+    app.add_directive("conformance-report", ConformanceReport)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,160 @@
+"""``{example}``: examples that prove themselves (the language: :mod:`..example_language`).
+
+The directive runs the reference on the example for every listed type while the
+page is read: a result that differs from the stated one bit for bit (NaN aside),
+or another refusal than the one stated, is a build error naming the page, the
+line and the example. The reader sees the same numbers as math, and as ``>>>``
+Python that the doctest builder runs again and the copy button copies.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+import numpy as np
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+from sonnx_spec import SonnxError
+
+from ..example_language import TYPE_NAMES, Example, ExampleError, Value, check, parse_example
+from ..myst import SiteDirective
+
+logger = logging.getLogger(__name__)
+
+
+def _has_negative_zero(value: Value) -> bool:
+    if isinstance(value, list):
+        return any(_has_negative_zero(v) for v in value)
+    return isinstance(value, float) and value == 0 and math.copysign(1, value) < 0
+
+
+def latex_value(value: Value, signed_zero: bool) -> str:
+    if isinstance(value, list):
+        rows = value if value and isinstance(value[0], list) else [value]
+        if any(isinstance(v, list) for row in rows for v in row):
+            raise ExampleError("examples show tensors of rank 2 at most")
+        body = r" \\ ".join(" & ".join(latex_value(v, signed_zero) for v in row) for row in rows)
+        return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
+    if value is None:
+        return r"\text{(not given)}"
+    if isinstance(value, bool):
+        return r"\mathrm{true}" if value else r"\mathrm{false}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return r"\mathrm{NaN}"
+        if math.isinf(value):
+            return r"+\infty" if value > 0 else r"-\infty"
+        if value == 0:
+            return ("-0" if math.copysign(1, value) < 0 else "+0") if signed_zero else "0"
+    mantissa, _, exponent = repr(value).partition("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}" if exponent else mantissa
+
+
+def latex(example: Example) -> str:
+    values = [v for _, v in example.inputs] + list(example.attributes.values()) + [example.expected]
+    signed_zero = any(_has_negative_zero(v) for v in values)
+    subscript = {f"X{m}": f"X_{{{m}}}" for m in range(len(example.inputs))}
+    rows = [rf"{subscript.get(n, n)} &= {latex_value(v, signed_zero)}" for n, v in example.inputs]
+    rows += [rf"\mathit{{{n}}} &= {latex_value(v, signed_zero)}" for n, v in example.attributes.items()]
+    if example.error is None:
+        rows.append(rf"{example.spec.outputs[0].name} &= {latex_value(example.expected, signed_zero)}")
+    return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
+
+
+def python_value(value: Value, dtype: np.dtype | None) -> str:
+    if value is None:
+        return "None"
+    text = repr(value).replace("nan", "np.nan").replace("inf", "np.inf")
+    if dtype is None:  # a float attribute
+        return text
+    type_name = "ml_dtypes.bfloat16" if dtype.name == "bfloat16" else f"np.{dtype.name}"
+    return f"np.array({text}, dtype={type_name})" if isinstance(value, list) else f"{type_name}({text})"
+
+
+def shown_type(example: Example) -> np.dtype:
+    """The type the Python shows: float32 or int32 when checked, as readers use most."""
+    names = [t.name for t in example.types]
+    preferred = next((n for n in ("float32", "int32") if n in names), names[0])
+    return TYPE_NAMES[preferred]
+
+
+def doctest_text(example: Example) -> str:
+    dtype = shown_type(example)
+    args, kwargs = example.arguments(dtype)
+    uses_bfloat16 = any(getattr(a, "dtype", None) == np.dtype("bfloat16") for a in [*args, *kwargs.values()])
+    lines = [f">>> import numpy as np, {'ml_dtypes, ' if uses_bfloat16 else ''}sonnx_spec"]
+    for (name, value), arg in zip(example.inputs, args, strict=True):
+        lines.append(f">>> {name} = {python_value(value, None if arg is None else arg.dtype)}")
+    keywords = []
+    for name, value in example.attributes.items():
+        arg = kwargs[name]
+        lines.append(f">>> {name} = {python_value(value, getattr(arg, 'dtype', None))}")
+        keywords.append(f"{name}={name}")
+    call = ", ".join([n for n, _ in example.inputs] + keywords)
+    lines.append(f">>> sonnx_spec.{example.operator}({call})")
+    if example.error:
+        try:
+            example.spec.function(*args, **kwargs)
+        except SonnxError as error:
+            lines += ["Traceback (most recent call last):", "  ...", f"sonnx_spec.errors.SonnxError: {error}"]
+    else:
+        lines.append(repr(example.expected_array(dtype)))
+    return "\n".join(lines)
+
+
+class ExampleDirective(SiteDirective):
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec: ClassVar = {"types": directives.unchanged_required, "operator": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        operator = self.operator_name()
+        try:
+            example = parse_example(
+                self.arguments[0],
+                operator,
+                self.options.get("types", "").split(),
+                list(self.content),
+                f"{self.env.docname}:{self.lineno}",
+            )
+            problems = check(example)
+            math_text, code = latex(example), doctest_text(example)
+        except ExampleError as exc:
+            raise self.error(f"example {self.arguments[0]!r}: {exc}") from None
+        for problem in problems:
+            logger.warning(
+                "example %r does not hold: %s",
+                example.title,
+                problem,
+                location=(self.env.docname, self.lineno),
+                type="sonnx",
+                subtype="example",
+            )
+        return [self._render(example, math_text, code)]
+
+    def _render(self, example: Example, math_text: str, code: str) -> nodes.Node:
+        box = nodes.container(classes=["sonnx-example"])
+        box += nodes.paragraph("", "", nodes.strong(text=f"Example: {example.title}"))
+        box += nodes.math_block(
+            math_text, math_text, docname=self.env.docname, number=None, label=None, nowrap=False
+        )
+        if example.error:
+            box += self.parse_text_to_nodes(f"The input is refused: {{need}}`{example.error}`.")
+        types = ", ".join(t.name for t in example.types)
+        box += nodes.paragraph(
+            "",
+            f"Checked during the build for {types}; as Python ({shown_type(example).name}):",
+            classes=["sonnx-example-types"],
+        )
+        box += nodes.doctest_block(code, code)
+        return box
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_directive("example", ExampleDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

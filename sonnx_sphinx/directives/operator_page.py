@@ -1,0 +1,251 @@
+"""The skeleton of an operator's page, produced from the registry and the rules files.
+
+A page holds prose, math and examples; these directives write the rest:
+
+``{operator}``
+    under the title: what the operator computes, its ONNX basis, its signature
+    (inputs, attributes and outputs with ONNX's names and their types), the
+    general rules with the drafts' labels for them, and the contents by family;
+``{family} int`` (with the page's text for that family as its content)
+    the section of one type family: its heading and anchor (``clip-int``), its
+    types, the rules that apply to it, then the content;
+``{operator-traceability}``
+    every rule of the page to its origin, code, tests and result, folded; and
+    the ids the operator no longer uses, each with its successor;
+``{relation-to-onnx}`` (with the page's prose as content)
+    ONNX's operator, version and names, then the content.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+
+from sonnx_spec import FAMILIES, Operator
+from sonnx_spec.ids import GENERAL
+
+from ..data import BuildData
+from ..myst import SiteDirective, details, escape, need, table
+
+FAMILY_TITLES = {"int": "integer", "float": "floating-point"}
+TYPE_SET_TITLES = {
+    "int": "integer",
+    "signed": "signed integer",
+    "unsigned": "unsigned integer",
+    "float": "floating-point",
+    "bool": "bool",
+}
+
+
+def family_types(op: Operator, family: str) -> str:
+    return ", ".join(t.name for t in FAMILIES[family] if t in op.numeric_types)
+
+
+def onnx_url(op: Operator) -> str:
+    return f"https://onnx.ai/onnx/operators/onnx__{op.onnx}.html"
+
+
+def signature_math(op: Operator) -> str:
+    inputs = ", ".join(rf"{t.name}_0, \dots, {t.name}_{{n-1}}" if t.variadic else t.name for t in op.inputs)
+    attributes = ", ".join(rf"\mathit{{{a.name}}}" for a in op.attributes)
+    arguments = inputs + (rf";\ {attributes}" if attributes else "")
+    name = op.name.replace("_", r"\_")
+    return rf"{', '.join(t.name for t in op.outputs)} = \mathrm{{{name}}}({arguments})"
+
+
+def _shape(op: Operator, rank: int | None, rule: str | None) -> str:
+    if rank == 0:
+        return "a scalar" + (f" ({need(rule)})" if rule else "")
+    return f"rank {rank}" if rank is not None else "any"
+
+
+def type_line(op: Operator) -> list[str]:
+    lines = []
+    for var, sets in op.types.items():
+        names = ", ".join(t.name for t in op.dtypes(var))
+        kinds = " and ".join(TYPE_SET_TITLES[s] for s in sets)
+        lines.append(f"- ${var}$: one of the {kinds} types ({names}).")
+    return [*lines, ""]
+
+
+def signature_table(op: Operator) -> list[str]:
+    rows = []
+    for kind, tensors in (("input", op.inputs), ("output", op.outputs)):
+        for t in tensors:
+            name = f"{t.name}0, {t.name}1, …" if t.variadic else t.name
+            onnx = f"`{t.onnx}`, …" if t.variadic else f"`{t.onnx}`"
+            rows.append(
+                [
+                    f"${name}$" if not t.variadic else name,
+                    kind,
+                    onnx,
+                    f"${t.type}$" if t.type in op.types else t.type,
+                    _shape(op, t.rank, t.rank_rule),
+                    escape(t.doc),
+                ]
+            )
+    for a in op.attributes:
+        type_name = f"a tensor of ${a.type}$" if a.kind == "tensor" else a.kind
+        rows.append([f"$\\mathit{{{a.name}}}$", "attribute", f"`{a.onnx}`", type_name, "", escape(a.doc)])
+    return table(
+        ["Name", "Kind", "ONNX name", "Type", "Shape", "What it is"], rows, classes="sonnx-signature"
+    )
+
+
+def general_rules(op: Operator, data: BuildData) -> list[str]:
+    labels = data.catalogue.draft_labels.get(op.name, {})
+    rows = []
+    for rule in data.catalogue.of(GENERAL):
+        cited = ", ".join(
+            f"[{o.source} § {escape(o.section or '')}](../sources.md#{o.source})"
+            for o in labels.get(rule.id, ())
+        )
+        rows.append([need(rule.id), escape(rule.statement), cited or "—"])
+    return [
+        "The [general rules](../general-rules.md) apply to every operator and are checked before its own; "
+        "where the drafts gave them a label of this operator, it is shown.",
+        "",
+        *table(
+            ["Rule", "Statement", "The drafts' label for it"], rows, widths="1 5 3", classes="sonnx-general"
+        ),
+    ]
+
+
+class OperatorDirective(SiteDirective):
+    """What the operator is, under its page's title."""
+
+    option_spec: ClassVar = {"operator": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        op = data.operators[self.operator_name()]
+        families = ", ".join(
+            f"[{FAMILY_TITLES[f]}](#{op.name}-{f}) ({family_types(op, f)})" for f in op.families
+        )
+        lines = [
+            f"**{op.summary.replace('``', '`')}**",
+            "",
+            f"Based on ONNX [{op.onnx}-{op.version}]({onnx_url(op)}); see "
+            f"[Relation to ONNX](#{op.name}-relation-to-onnx). Specified per type family: {families}.",
+            "",
+            "$$",
+            signature_math(op),
+            "$$",
+            "",
+            *signature_table(op),
+            *type_line(op),
+            *details("General rules", general_rules(op, data)),
+        ]
+        return self.render(lines)
+
+
+class FamilyDirective(SiteDirective):
+    """The section of one type family, around the page's text for it."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar = {"operator": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        op = data.operators[self.operator_name()]
+        family = self.arguments[0]
+        if family not in op.families:
+            raise self.error(
+                f"{op.name} is not specified for the {family!r} family ({', '.join(op.families)})"
+            )
+        types = family_types(op, family)
+        own = [r for r in data.catalogue.of(op.name) if family in r.families and r.kind != "semantics"]
+        applying = ", ".join(need(r.id) for r in own)
+        title = f"{op.onnx} for the {FAMILY_TITLES[family]} family"
+        lines = [
+            f"({op.name}-{family})=",
+            f"## {title}",
+            "",
+            f"Types: {types}. "
+            + (
+                f"Rules of {op.onnx} that apply to them: {applying}, with the general rules."
+                if own
+                else "The general rules apply."
+            ),
+            "",
+        ]
+        return self.render(lines, match_titles=True, then=self.content)
+
+
+class OperatorTraceabilityDirective(SiteDirective):
+    """Every rule of the page to its origin, code, tests and result; and the retired ids."""
+
+    option_spec: ClassVar = {"operator": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        op = data.operators[self.operator_name()]
+        rules = data.catalogue.of(op.name)
+        passed = sum(data.tests_of(r.id).result == "pass" for r in rules)
+        coded = [r for r in rules if r.kind in ("constraint", "error")]
+        named = sum(bool(data.code.get(r.id)) for r in coded)
+        lines = [
+            f"({op.name}-traceability)=",
+            "## Traceability",
+            "",
+            f"{len(rules)} rules of {op.onnx}: {passed} proved by passing tests in the run this site was "
+            f"built from; {named} of the {len(coded)} constraints and error conditions named where the "
+            "reference checks them. The [traceability](../traceability.md) page has every rule.",
+            "",
+            *details(
+                "Each rule to its origin, code, tests and result",
+                [
+                    "```{needtable}",
+                    f":filter: id in {[r.id for r in rules]!r}",
+                    ':columns: id as "Id";type_name as "Kind";sources as "Origin";code as "Code";'
+                    'tests as "Tests";result as "Result"',
+                    ":style: table",
+                    ":class: sonnx-wide",
+                    ":sort: order",
+                    "```",
+                    "",
+                ],
+                classes="sonnx-trace",
+            ),
+        ]
+        retired = [r for r in data.catalogue.retired.values() if r.operator == op.name]
+        if retired:
+            rows = [[f'<span id="{r.id}"></span>`{r.id}`', need(r.successor)] for r in retired]
+            lines += [
+                "Ids this page used before, and the rules that state them now (old links land here):",
+                "",
+                *table(["Former id", "Now"], rows, widths="1 1", classes="sonnx-retired"),
+            ]
+        return self.render(lines, match_titles=True)
+
+
+class RelationToOnnxDirective(SiteDirective):
+    """ONNX's operator, its version and its names, then the page's prose about what the profile changes."""
+
+    has_content = True
+    option_spec: ClassVar = {"operator": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        op = self.build_data().operators[self.operator_name()]
+        renamed = [f"`{t.onnx}` is ${t.name}$" for t in [*op.inputs, *op.outputs] if t.onnx != t.name]
+        names = f"ONNX's names differ: {', '.join(renamed)}." if renamed else "The tensors keep ONNX's names."
+        lines = [
+            f"({op.name}-relation-to-onnx)=",
+            "## Relation to ONNX",
+            "",
+            f"{op.onnx} is based on ONNX [{op.onnx}-{op.version}]({onnx_url(op)}). {names}",
+            "",
+        ]
+        return self.render(lines, match_titles=True, then=self.content)
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_directive("operator", OperatorDirective)
+    app.add_directive("family", FamilyDirective)
+    app.add_directive("operator-traceability", OperatorTraceabilityDirective)
+    app.add_directive("relation-to-onnx", RelationToOnnxDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

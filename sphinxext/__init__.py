@@ -1,1 +1,0 @@
-"""The site's Sphinx extensions, one concern per module (see conf.py)."""

@@ -1,0 +1,124 @@
+"""The conformance data of each operator: one module per operator, named after it.
+
+The inputs the spec and the engines are run on are small named cases, each
+with a topic. Every case is written out by hand (no randomness), so the same
+sources give the same report. A case isolates one question an implementer would
+ask ("what is max(+0, -0)?") on as few elements as answer it. Values are exact
+in every type of their family, so most cases read the same in every type.
+
+A module ``<operator>.py`` gives:
+
+``TOPICS``
+    its topics, in the order its conformance section lists them (``ORDINARY`` first);
+``rows(v)``
+    its cases for one type: ``(name, topic, inputs)`` or ``(name, topic, inputs, attributes)``;
+    ``v`` makes arrays of that type (:class:`Values`);
+``numpy``
+    the operator as a developer computes it with numpy;
+``EXPLAINED``
+    topic -> :class:`Explanation`: where the spec decides a question engines are known to answer
+    differently; a divergence on any other topic fails the tests;
+``BACKEND_DIVERGENCES``
+    ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose;
+``BACKEND_RULES``, ``SEMANTICS``
+    the rule an ONNX backend case exercises: listed, else ``SEMANTICS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from sonnx_spec import FLOAT_TYPES, operators
+
+ORDINARY = "ordinary"  # the one topic on which every engine must agree with the spec
+
+Inputs = tuple[np.ndarray | None, ...]  # in the order of the operator's inputs; None where omitted
+
+
+@dataclass(frozen=True)
+class Explanation:
+    rule: str  # the rule of the spec the engines' result departs from
+    reason: str
+
+
+@dataclass(frozen=True)
+class Divergence:
+    rule: str  # the spec refuses the ONNX case by this rule
+    reason: str
+
+
+@dataclass(frozen=True)
+class Case:
+    op: str
+    name: str
+    topic: str
+    inputs: Inputs
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def input_names(self) -> list[str]:
+        """The names the spec gives the inputs: X, L, M for Clip, X0, X1, … for Max."""
+        return operators()[self.op].input_names(len(self.inputs))
+
+
+class Values:
+    """Makes arrays of one element type, and knows that type's extremes."""
+
+    def __init__(self, dtype: np.dtype) -> None:
+        self.dtype = dtype
+        self.is_float = dtype in FLOAT_TYPES
+        self.signed = self.is_float or np.issubdtype(dtype, np.signedinteger)
+        info = ml_dtypes.finfo(dtype) if self.is_float else np.iinfo(dtype)
+        self.lowest, self.highest = info.min, info.max
+        self.subnormal = info.smallest_subnormal if self.is_float else None
+
+    def __call__(self, values: object, dtype: np.dtype | type | None = None) -> np.ndarray:
+        array = np.array(values, dtype=self.dtype if dtype is None else dtype)
+        array.flags.writeable = False  # the spec and every engine see the same input
+        return array
+
+
+@cache
+def modules() -> dict[str, ModuleType]:
+    """operator name -> its conformance module; every operator of the registry has one."""
+    found = {
+        info.name: importlib.import_module(f"{__name__}.{info.name}")
+        for info in pkgutil.iter_modules(__path__)
+    }
+    missing = sorted(set(operators()) - set(found))
+    unknown = sorted(set(found) - set(operators()))
+    assert not missing and not unknown, f"conformance modules missing: {missing}; of no operator: {unknown}"
+    return dict(sorted(found.items()))
+
+
+def topics() -> tuple[str, ...]:
+    """Every topic, ORDINARY first, then each operator's in the registry's order."""
+    ordered = [ORDINARY]
+    for module in modules().values():
+        ordered += [t for t in module.TOPICS if t not in ordered]
+    return tuple(ordered)
+
+
+def numpy_function(op: str) -> Callable[..., np.ndarray]:
+    return modules()[op].numpy
+
+
+def cases(op: str, dtype: np.dtype) -> list[Case]:
+    """The cases of ``op`` for ``dtype``, in the order of their topics; names are unique."""
+    module = modules()[op]
+    result = []
+    for row in module.rows(Values(np.dtype(dtype))):
+        name, topic, inputs, *attributes = row
+        assert topic in module.TOPICS, (op, name, topic)
+        result.append(Case(op, name, topic, inputs, attributes[0] if attributes else {}))
+    assert len({case.name for case in result}) == len(result), [case.name for case in result]
+    return sorted(result, key=lambda case: module.TOPICS.index(case.topic))
