@@ -19,7 +19,8 @@ from pathlib import Path
 from .. import ids
 
 GENERAL_FILE = "general"
-GENERAL_PAGE = "general-rules"
+SCOPE_PAGES = {ids.GENERAL: "general-rules", "model": "models"}
+"""The pages of the rules that belong to no operator: the general rules, the rules of a whole model."""
 SOURCE_KINDS = {
     "draft": "The SONNX working group's drafts",
     "seed": "The drafts this specification started from",
@@ -79,7 +80,7 @@ class Rule:
     """A restriction, constraint, error condition, semantic rule or postcondition."""
 
     id: str
-    operator: str  # the operator's name, or "general"
+    operator: str  # the operator's name, "general", or "model" (the rules of a whole model)
     label: str  # R1, C4, GR2: the rule's name within its scope
     kind: str
     families: tuple[str, ...]
@@ -93,7 +94,7 @@ class Rule:
     @property
     def page(self) -> str:
         """The site page (docname) where the rule is defined."""
-        return GENERAL_PAGE if self.operator == ids.GENERAL else f"operators/{self.operator}"
+        return SCOPE_PAGES.get(self.operator, f"operators/{self.operator}")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from sonnx_spec.ids import KINDS
+from sonnx_spec.requirements import SCOPE_PAGES
 
 from ..data import CI, BuildData
 from ..lints import report
@@ -52,7 +53,7 @@ def summary_markdown(data: BuildData) -> list[str]:
             "",
         ]
     kinds = list(KINDS.values())
-    scopes = ["general", *data.operators]
+    scopes = [s for s in SCOPE_PAGES if data.catalogue.of(s)] + list(data.operators)
     lines += [
         "| Scope | " + " | ".join(k.capitalize() for k in kinds) + " | Total |",
         "|---" * (len(kinds) + 2) + "|",
