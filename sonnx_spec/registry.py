@@ -1,13 +1,16 @@
 """The operator registry: what each operator is, declared once, next to its reference code.
 
-An operator module decorates its function with :func:`operator`, which states
-the ONNX operator it is based on, its inputs, attributes and outputs with their
-ONNX names, and the types of its type variables. Every list of operators in the
+An operator module defines its function, then registers it with :func:`operator`
+(``clip = operator(clip, onnx="Clip", version=13, …)``), which states the ONNX
+operator it is based on, its inputs, attributes and outputs with their ONNX
+names, and the types of its type variables. Every list of operators in the
 project (the package's exports aside) is derived from :func:`operators`.
 
-The decorator also makes the general checks: before the operator's own code
-runs, every argument is checked against the general rules (:mod:`.checks`), so
-an operator module checks only what is particular to it.
+Registering also adds the general checks: before the operator's own code runs,
+every argument is checked against the general rules (:mod:`.checks`), so an
+operator module checks only what is particular to it. (A call after the
+definition rather than a decorator: mutation testing mutates the body of an
+undecorated function only.)
 """
 
 from __future__ import annotations
@@ -112,6 +115,7 @@ _REGISTRY: dict[str, Operator] = {}
 
 
 def operator(
+    body: Callable[..., Any],
     *,
     onnx: str,
     version: int,
@@ -119,32 +123,28 @@ def operator(
     outputs: tuple[Tensor, ...],
     types: Mapping[str, tuple[str, ...]],
     attributes: tuple[Attribute, ...] = (),
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as an operator, checked against the general rules."""
+) -> Callable[..., Any]:
+    """Register ``body`` as an operator; returns it checked against the general rules."""
+    from .checks import check_general_rules, out_of_memory  # checks names rules, whose pages need us
 
-    def register(body: Callable[..., Any]) -> Callable[..., Any]:
-        from .checks import check_general_rules, out_of_memory  # checks names rules, whose pages need us
+    signature = inspect.signature(body)
 
-        signature = inspect.signature(body)
+    @functools.wraps(body)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        arguments = signature.bind(*args, **kwargs).arguments  # a wrong call is a TypeError
+        check_general_rules(spec, arguments)
+        try:
+            return body(*args, **kwargs)
+        except MemoryError:
+            raise out_of_memory(spec.name) from None
 
-        @functools.wraps(body)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            arguments = signature.bind(*args, **kwargs).arguments  # a wrong call is a TypeError
-            check_general_rules(spec, arguments)
-            try:
-                return body(*args, **kwargs)
-            except MemoryError:
-                raise out_of_memory(spec.name) from None
-
-        spec = Operator(body.__name__, onnx, version, inputs, attributes, outputs, types, checked)
-        _check_declaration(spec, signature)
-        if spec.name in _REGISTRY:
-            raise ValueError(f"operator {spec.name} is registered twice")
-        _REGISTRY[spec.name] = spec
-        checked.operator = spec  # type: ignore[attr-defined]
-        return checked
-
-    return register
+    spec = Operator(body.__name__, onnx, version, inputs, attributes, outputs, types, checked)
+    _check_declaration(spec, signature)
+    if spec.name in _REGISTRY:
+        raise ValueError(f"operator {spec.name} is registered twice")
+    _REGISTRY[spec.name] = spec
+    checked.operator = spec  # type: ignore[attr-defined]
+    return checked
 
 
 def _check_declaration(op: Operator, signature: inspect.Signature) -> None:

@@ -61,6 +61,34 @@ def test_E1_the_lowest_signed_integer_is_refused(dtype: np.dtype) -> None:
 
 
 @req("ABS_E1")
+@SIGNED_INTS
+@pytest.mark.parametrize("shape", [(), (1,), (3, 1)])
+def test_E1_the_lowest_value_is_refused_in_any_shape(dtype: np.dtype, shape: tuple[int, ...]) -> None:
+    lowest = np.iinfo(dtype).min
+    X = np.full(shape, lowest, dtype)
+    with raises_req("ABS_E1") as info:
+        sonnx_abs(X)
+    assert f"X{[0] * len(shape)} is {lowest}" in str(info.value)
+    with raises_req("ABS_E1"):
+        sonnx_abs(np.array(lowest, dtype)[()])  # a numpy scalar too
+
+
+@req("ABS_E1", "ABS_S1")
+@SIGNED_INTS
+@given(data=st.data())
+def test_E1_refused_exactly_when_X_holds_the_lowest_value(dtype: np.dtype, data: st.DataObject) -> None:
+    X = data.draw(tensors(dtype))
+    lowest = X == np.iinfo(dtype).min
+    if not lowest.any():
+        assert_same(sonnx_abs(X), elementwise(abs_oracle, dtype, X))
+        return
+    first = [int(i) for i in np.unravel_index(int(np.argmax(lowest)), X.shape)]
+    with raises_req("ABS_E1") as info:
+        sonnx_abs(X)
+    assert f"X{first} is {np.iinfo(dtype).min}" in str(info.value)
+
+
+@req("ABS_E1")
 @pytest.mark.parametrize("dtype", [t for t in TYPES if t.kind == "u"], ids=lambda t: t.name)
 def test_E1_does_not_concern_unsigned_types(dtype: np.dtype) -> None:
     info = np.iinfo(dtype)

@@ -72,10 +72,10 @@ def test_E1_shapes_that_do_not_broadcast_are_refused(dtype: np.dtype, shapes: li
     assert all(str(s) in str(info.value) for s in shapes)
 
 
-@req("MAX_E2", "MAX_C3", "MAX_S1")
+@req("MAX_P2", "MAX_C3", "MAX_S1")
 @ALL
 @given(data=st.data())
-def test_E2_C3_Y_has_the_broadcast_shape_and_the_inputs_type(dtype: np.dtype, data: st.DataObject) -> None:
+def test_P2_C3_Y_has_the_broadcast_shape_and_the_inputs_type(dtype: np.dtype, data: st.DataObject) -> None:
     inputs = data.draw(broadcastable(dtype))
     Y = sonnx_max(*inputs)
     assert type(Y) is np.ndarray and Y.dtype == dtype

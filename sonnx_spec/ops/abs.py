@@ -12,13 +12,6 @@ from ..types import is_signed_int
 Array = np.ndarray | np.generic
 
 
-@operator(
-    onnx="Abs",
-    version=13,
-    inputs=(Tensor("X", "X", "T", doc="the input tensor"),),
-    outputs=(Tensor("Y", "Y", "T", doc="the absolute value of each element of X"),),
-    types={"T": ("int", "float")},
-)
 def abs(X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     """Element-wise absolute value.
 
@@ -44,3 +37,13 @@ def abs(X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
                 f"its absolute value is not representable in {X.dtype}",
             )
     return Y
+
+
+abs = operator(
+    abs,
+    onnx="Abs",
+    version=13,
+    inputs=(Tensor("X", "X", "T", doc="the input tensor"),),
+    outputs=(Tensor("Y", "Y", "T", doc="the absolute value of each element of X"),),
+    types={"T": ("int", "float")},
+)

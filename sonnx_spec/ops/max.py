@@ -13,13 +13,6 @@ from ..registry import Tensor, operator
 Array = np.ndarray | np.generic
 
 
-@operator(
-    onnx="Max",
-    version=13,
-    inputs=(Tensor("X", "data_0", "T", variadic=True, doc="the tensors compared, broadcast together"),),
-    outputs=(Tensor("Y", "max", "T", doc="the element-wise maximum, of the common shape"),),
-    types={"T": ("int", "float")},
-)
 def max(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     """Element-wise maximum of one or more tensors of one type, broadcast together.
 
@@ -40,6 +33,16 @@ def max(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     if shape is None:
         shapes = ", ".join(str(value.shape) for value in X)
         raise SonnxError("MAX_E1", f"max: input shapes {shapes} do not broadcast")
-    # MAX_S1, MAX_S2 in the order of the draft; Y is made with the broadcast
-    # shape, so MAX_E2 cannot arise here, and with the inputs' type (MAX_C3).
-    return ordered_max(X, new_array("max", shape, X[0].dtype))
+    # MAX_P2, MAX_C3: Y is made with the common shape and the inputs' type
+    Y = new_array("max", shape, X[0].dtype)
+    return ordered_max(X, Y)  # MAX_S1, MAX_S2: the greatest, in the order of the draft
+
+
+max = operator(
+    max,
+    onnx="Max",
+    version=13,
+    inputs=(Tensor("X", "data_0", "T", variadic=True, doc="the tensors compared, broadcast together"),),
+    outputs=(Tensor("Y", "max", "T", doc="the element-wise maximum, of the common shape"),),
+    types={"T": ("int", "float")},
+)

@@ -57,6 +57,8 @@ def rows(v: Values) -> list[tuple]:
         ("NaN in X, L > M", "NaN with L > M", (v([nan, 0]), v(2), v(1))),
         ("L is NaN", "NaN bound", (v([0, 5]), v(nan), v(4))),
         ("M is NaN", "NaN bound", (v([0, 5]), v(1), v(nan))),
+        ("M is NaN (draft, example 3)", "NaN bound", (v([-inf, 0, inf, nan]), v(-1), v(nan))),
+        ("L and M are NaN (draft, example 4)", "NaN bound", (v([-inf, 0, inf, nan]), v(nan), v(nan))),
         ("infinite X", "infinity", (v([-inf, inf]), v(-1), v(1))),
         ("infinite bounds", "infinity", (v([-inf, -1, inf]), v(-inf), v(inf))),
         ("subnormal bounds", "subnormal", (v([-1, 0, 1]), v(-tiny), v(tiny))),
@@ -71,14 +73,15 @@ EXPLAINED = {
     "L omitted": Explanation("GR4", _OMITTED.format("L (min)")),
     "M omitted": Explanation("GR4", _OMITTED.format("M (max)")),
     "signed zero": Explanation(
-        "CLIP_S4",
-        "The spec orders -0 below +0; IEEE 754 comparison finds them equal, so an engine returns "
-        "whichever zero its comparison happens to keep, which may depend on the operands' order.",
+        "CLIP_S1",
+        "IEEE 754 finds -0 and +0 equal; the spec takes L where X[i] <= L and M where X[i] >= M, so a zero "
+        "meeting a zero bound takes the bound's sign. An engine computing min(max(X, L), M) returns "
+        "whichever of two equal zeros its max and min keep.",
     ),
     "NaN in X": Explanation(
         "CLIP_S3",
-        "The spec gives NaN wherever an operand is NaN; an engine that compares with < or > "
-        "may return the other operand.",
+        "A NaN element fails both comparisons, so the spec leaves it NaN; an engine that computes with "
+        "comparisons the other way round returns a bound.",
     ),
     "NaN with L > M": Explanation(
         "CLIP_S2",
@@ -86,9 +89,10 @@ EXPLAINED = {
         "set to max); computing min(M, max(X, L)) instead lets a NaN of X through.",
     ),
     "NaN bound": Explanation(
-        "CLIP_E1",
-        "The spec refuses a NaN bound, which orders nothing; engines return something: NaN everywhere "
-        "when the NaN propagates, or X clipped by the other bound alone when the NaN bound is ignored.",
+        "CLIP_S5",
+        "The spec reads a NaN bound as no bound (-inf for L, +inf for M), as the working group's draft "
+        "does; an engine computing min(max(X, L), M) with NaN-propagating max and min returns NaN "
+        "everywhere instead.",
     ),
 }
 
