@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .findings import Finding, ModelRefused, ModelUnreadable, NodeError, NodeRef, Report
+from .load import require_onnx
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,8 +24,9 @@ def check_model(source: Any) -> Report:
 
     ``source`` is a file name, the bytes of a model or an ``onnx.ModelProto``.
     ``report.in_profile`` is True when no rule is broken or left undecided.
-    Raises :class:`ModelUnreadable` if it cannot be read as a model.
+    Raises :class:`ModelUnreadable` if it cannot be read as a model, ImportError without onnx.
     """
+    require_onnx()
     from .check import check_model as check
 
     return check(source)
@@ -37,6 +39,7 @@ def run_model(source: Any, inputs: Mapping[str, np.ndarray]) -> dict[str, np.nda
     profile, and :class:`~sonnx_spec.SonnxError` for inputs that do not match the graph's (MODEL_E1)
     or that an operator refuses (a :class:`NodeError`, naming the node).
     """
+    require_onnx()
     from .run import run_model as run
 
     return run(source, inputs)
@@ -45,6 +48,7 @@ def run_model(source: Any, inputs: Mapping[str, np.ndarray]) -> dict[str, np.nda
 def compare_model(source: Any, inputs: Mapping[str, np.ndarray], engine: str = "onnxruntime") -> Comparison:
     """Run the model with the reference and with ``engine`` ("onnxruntime" or "onnx-reference") and
     compare their outputs bit for bit (NaNs alike)."""
+    require_onnx()
     from .compare import compare_model as compare
 
     return compare(source, inputs, engine)

@@ -48,6 +48,7 @@ from .graph import (
     profile_operators,
 )
 from .load import load_model
+from .values import exact
 
 DRY_RUN_LIMIT = 2**28
 """The most bytes a tensor of a node may hold for the checker to call the reference on placeholders."""
@@ -382,7 +383,9 @@ def _onnx_default(ref: NodeRef, attribute: str, opset: int) -> str:
         return ""
     if not default.name:
         return ""
-    return f": ONNX would use its default, {helper.get_attribute_value(default)!r}"
+    value = helper.get_attribute_value(default)
+    shown = exact(np.float32(value)) if isinstance(value, float) else repr(value)  # ONNX floats are float32
+    return f": ONNX would use its default, {shown}"
 
 
 def _formerly(rule_id: str, node: NodeRef | None) -> tuple[str, ...]:

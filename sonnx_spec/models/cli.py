@@ -21,6 +21,7 @@ import numpy as np
 from .. import __version__
 from ..errors import SonnxError
 from .findings import ModelRefused, ModelUnreadable, Report
+from .load import require_onnx
 
 if TYPE_CHECKING:
     import onnx
@@ -69,19 +70,24 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     try:
+        require_onnx()
+    except ImportError as error:
+        print(f"sonnx-spec: {error}", file=sys.stderr)
+        return UNREADABLE
+    try:
         return COMMANDS[arguments.command](arguments)
     except ModelUnreadable as error:
         print(f"sonnx-spec: {error}", file=sys.stderr)
         return UNREADABLE
     except ModelRefused as refused:
         refused.report.source = arguments.model  # run and compare pass the model they read
-        print(_check_output(refused.report, arguments))
+        emit(_check_output(refused.report, arguments))
         return NOT_IN_PROFILE
     except SonnxError as error:  # MODEL_E1, or an operator refusing its inputs while the model runs
         if arguments.format == "json":
-            print(json.dumps({"rule": error.req_id, "message": str(error)}, ensure_ascii=False))
+            emit(json.dumps({"rule": error.req_id, "message": str(error)}, ensure_ascii=False))
         else:
-            print(f"sonnx-spec: refused: {error}")
+            emit(f"sonnx-spec: refused: {error}")
         return NOT_IN_PROFILE
     except Exception as error:  # a bug of the tool: one line saying so, not a traceback
         print(
@@ -90,11 +96,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return UNREADABLE
 
 
+def emit(text: str) -> None:
+    """Print a report; a reader that stops early (``| head``) is not an error of the model."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python flushes stdout at exit
+
+
 def _check(arguments: argparse.Namespace) -> int:
     from .check import check_model
 
     report = check_model(arguments.model)
-    print(_check_output(report, arguments))
+    emit(_check_output(report, arguments))
     return IN_PROFILE if report.in_profile else NOT_IN_PROFILE
 
 
@@ -107,7 +121,7 @@ def _run(arguments: argparse.Namespace) -> int:
     outputs = run_model(model, read_inputs(arguments.inputs, model))
     if arguments.output:
         np.savez(arguments.output, **outputs)
-    print(outputs_json(outputs) if arguments.format == "json" else outputs_text(outputs))
+    emit(outputs_json(outputs) if arguments.format == "json" else outputs_text(outputs))
     return 0
 
 
@@ -119,7 +133,7 @@ def _compare(arguments: argparse.Namespace) -> int:
     model, name = load_model(arguments.model)
     comparison = compare_model(model, read_inputs(arguments.inputs, model), arguments.engine)
     comparison.source = name
-    print(comparison_json(comparison) if arguments.format == "json" else comparison_text(comparison))
+    emit(comparison_json(comparison) if arguments.format == "json" else comparison_text(comparison))
     return 0 if comparison.agree else NOT_IN_PROFILE
 
 

@@ -21,10 +21,11 @@ INSTALL_HINT = "the model tools need the onnx package: pip install 'sonnx-spec[m
 
 
 def require_onnx() -> Any:
+    """The onnx module; ImportError saying how to install it if it is missing."""
     try:
         import onnx
     except ImportError:
-        raise ModelUnreadable(INSTALL_HINT) from None
+        raise ImportError(INSTALL_HINT) from None
     return onnx
 
 

@@ -238,3 +238,28 @@ def test_a_huge_dimension_is_reported(tmp_path: Path) -> None:
     )
     done = sonnx_spec("check", save(model, tmp_path / "huge.onnx"))
     assert done.returncode == 1 and "MODEL_C5" in done.stdout
+
+
+def test_without_onnx_the_reference_imports_and_the_command_says_how_to_install_it() -> None:
+    code = (
+        "import sys; sys.modules['onnx'] = None\n"  # an import of onnx now fails, as if it were not installed
+        "import sonnx_spec\n"
+        "from sonnx_spec.models.cli import main\n"
+        "raise SystemExit(main(['check', 'model.onnx']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert (
+        done.stderr.strip()
+        == "sonnx-spec: the model tools need the onnx package: pip install 'sonnx-spec[models]'"
+    )
+
+
+def test_a_reader_that_stops_early_is_no_error(clip_without_upper_bound: Path) -> None:
+    command = [sys.executable, "-m", "sonnx_spec", "check", str(clip_without_upper_bound)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stdout.close()  # as `| head -0` does: the report is written to a closed pipe
+        error = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 1 and error == ""
