@@ -87,7 +87,7 @@ def run_tests(session: nox.Session, *args: str, **kwargs) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The reference package's tests, the conformance runs against ONNX and onnxruntime."""
-    install(session, "test", "oracles")
+    install(session, "test", "oracles", "third-party")
     run_tests(session, *session.posargs)
 
 
@@ -109,7 +109,7 @@ def formal(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Run the tests, then build the site with warnings as errors and verify it."""
-    install(session, "docs", "test", "oracles")
+    install(session, "docs", "test", "oracles", "third-party")
     junit = JUNIT.relative_to(ROOT)
     if up_to_date(JUNIT, TEST_INPUTS):
         session.log(f"The site publishes the results in {junit}, from a full test run on these very sources")

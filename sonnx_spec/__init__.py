@@ -5,6 +5,7 @@ input the profile refuses with a :class:`SonnxError` naming the rule.
 """
 
 from .errors import SonnxError
+from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
 from .ops.max import max  # noqa: A004
@@ -21,10 +22,12 @@ __all__ = [
     "Rule",
     "SonnxError",
     "abs",
+    "check_model",
     "clip",
     "max",
     "operators",
     "rule",
     "rules",
+    "run_model",
 ]
 __version__ = "0.2.0"

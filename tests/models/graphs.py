@@ -1,0 +1,129 @@
+"""Small ONNX models for the model tools' tests, built from the registry for any of its operators.
+
+``sample_node`` gives a node of an operator that the profile accepts: every input
+and attribute given, inputs of one shape (or of their declared rank), a variadic
+input twice, float attributes 0.5, tensor attributes of ones. Tests then break it
+one way at a time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+import pytest
+from onnx import helper, numpy_helper
+
+from sonnx_spec import Operator, operators
+
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+OPERATORS = list(operators().values())
+
+
+def requires(module: str) -> Any:
+    """Import a test dependency; outside CI a missing one skips the test, in CI it fails it."""
+    if CI:
+        return __import__(module)
+    return pytest.importorskip(module)
+
+
+def elem_type(dtype: np.dtype) -> int:
+    return helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+
+
+def value_info(name: str, dtype: np.dtype | int, shape: Sequence[int | str] | None) -> onnx.ValueInfoProto:
+    kind = dtype if isinstance(dtype, int) else elem_type(dtype)
+    return helper.make_tensor_value_info(name, kind, shape)
+
+
+def ir_version(opset: int) -> int:
+    """The oldest IR version of ``opset``, which onnxruntime reads."""
+    return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
+
+
+def make_model(
+    nodes: Sequence[onnx.NodeProto],
+    inputs: Sequence[onnx.ValueInfoProto],
+    outputs: Sequence[onnx.ValueInfoProto],
+    initializers: Mapping[str, np.ndarray] | None = None,
+    opset: int | None = None,
+) -> onnx.ModelProto:
+    """A model of the default domain; its opset is the newest version the profile bases an operator
+    of it on (13 for Clip, Max, Abs), so that every node resolves to that version."""
+    if opset is None:
+        by_onnx = {op.onnx: op.version for op in OPERATORS}
+        opset = max([by_onnx.get(node.op_type, 13) for node in nodes] + [13])
+    tensors = [numpy_helper.from_array(np.asarray(v), name) for name, v in (initializers or {}).items()]
+    graph = helper.make_graph(list(nodes), "test", list(inputs), list(outputs), initializer=tensors)
+    return helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version(opset)
+    )
+
+
+def tensor_type(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
+    """The type of a tensor typed ``type_name`` when the operator's main type variable is ``dtype``."""
+    allowed = op.dtypes(type_name)
+    return dtype if dtype in allowed else allowed[0]
+
+
+@dataclass
+class SampleNode:
+    """A one-node model of ``op`` and the values to run it with."""
+
+    op: Operator
+    node: onnx.NodeProto
+    inputs: list[onnx.ValueInfoProto]
+    outputs: list[onnx.ValueInfoProto]
+    feeds: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def model(self, **kwargs: object) -> onnx.ModelProto:
+        return make_model([self.node], self.inputs, self.outputs, **kwargs)  # type: ignore[arg-type]
+
+
+def sample_node(
+    op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3), name: str = "n"
+) -> SampleNode:
+    node_inputs, inputs, feeds = [], [], {}
+    for tensor in op.inputs:
+        for copy in range(2 if tensor.variadic else 1):
+            tensor_name = f"{tensor.onnx}{copy if tensor.variadic else ''}"
+            value = np.ones(
+                shape if tensor.rank is None else shape[: tensor.rank], tensor_type(op, tensor.type, dtype)
+            )
+            node_inputs.append(tensor_name)
+            inputs.append(value_info(tensor_name, value.dtype, value.shape))
+            feeds[tensor_name] = value
+    attributes = {}
+    for attribute in op.attributes:
+        if attribute.kind == "float":
+            attributes[attribute.onnx] = 0.5
+        elif attribute.kind == "int":
+            attributes[attribute.onnx] = 1
+        else:
+            value = np.ones(shape, tensor_type(op, attribute.type or "", dtype))
+            attributes[attribute.onnx] = numpy_helper.from_array(value)
+    outputs = [
+        value_info(f"{t.onnx}_out", tensor_type(op, t.type, dtype), shape) for t in op.outputs
+    ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)
+    node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
+    return SampleNode(op, node, inputs, outputs, feeds)
+
+
+def each_operator() -> pytest.MarkDecorator:
+    """Parametrize ``op`` and ``dtype`` over every operator and every type of its main type variable."""
+    params = [
+        pytest.param(op, dtype, id=f"{op.name}-{dtype.name}")
+        for op in OPERATORS
+        for dtype in op.dtypes(op.main_type)
+    ]
+    return pytest.mark.parametrize(("op", "dtype"), params)
+
+
+def not_in_profile() -> str:
+    """An ONNX operator of the default domain that the profile does not specify (yet)."""
+    specified = {op.onnx for op in OPERATORS}
+    return next(t for t in ("Softmax", "MatMul", "Identity", "Transpose", "Exp") if t not in specified)
