@@ -1,45 +1,63 @@
-"""Sessions: tests, docs (build and verify the site), formal, browser, bench, lint.
+"""Sessions: tests, docs (build and verify the site), formal, browser, bench, mutants, lint.
 
-Everything a session writes goes to ``build/`` (test results, proof status,
-conformance report) or ``docs/_build/`` (the site).
+Everything a session writes goes to ``build/`` (test results, proof status, conformance report,
+mutation score, and the full logs of each step in ``build/logs/``) or ``docs/_build/`` (the site).
+A session prints what ran and what came out; a step that fails prints the end of its log.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
+import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nox
 
+nox.needs_version = ">=2025.2.9"  # nox.project.dependency_groups
 nox.options.sessions = ["tests", "docs"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.default_venv_backend = "venv"
 
 ROOT = Path(__file__).parent
 BUILD = ROOT / "build"
+LOGS = BUILD / "logs"
 SITE = ROOT / "docs" / "_build" / "html"
 DOCTREES = ROOT / "docs" / "_build" / "doctrees"
-PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 JUNIT = BUILD / "junit.xml"  # the tests' results, with the conformance report beside it
 FORMAL_STATUS = BUILD / "formal-status.json"
+MUTATION = BUILD / "mutation.json"
 # What a result depends on: a result whose recorded digest matches is reused by `docs`.
 TEST_INPUTS = [
     "sonnx_spec/**/*.py",
     "sonnx_spec/**/*.toml",
     "tests/**/*.py",
+    "docs/operators/*.md",
     "README.md",
     "pyproject.toml",
     "constraints.txt",
 ]
+MUTATION_INPUTS = [
+    "sonnx_spec/**/*.py",
+    "sonnx_spec/**/*.toml",
+    "tests/**/*.py",
+    "mutation/*",
+    "pyproject.toml",
+]
 FORMAL_INPUTS = ["formal/**/*.mlw", "formal/**/*.py", "formal/**/*.toml", "sonnx_spec/requirements/*.toml"]
+NOISE = re.compile(r"Kernel is running over TCP without encryption|^\s*$|traitlets|Executing notebook")
+"""Lines of a log that say nothing about the build (jupyter's kernels), left out of what is printed."""
 
 
 def install(session: nox.Session, *groups: str) -> None:
     """The package (editable: the site links to these very sources) and dependency groups."""
-    session.install("-c", "constraints.txt", "-e", ".", *nox.project.dependency_groups(PYPROJECT, *groups))
+    pyproject = nox.project.load_toml(ROOT / "pyproject.toml")
+    requirements = nox.project.dependency_groups(pyproject, *groups)
+    session.install("-q", "-c", "constraints.txt", "-e", ".", *requirements, silent=True)
 
 
 def require_tool(session: nox.Session, tool: str, hint: str) -> bool:
@@ -50,6 +68,25 @@ def require_tool(session: nox.Session, tool: str, hint: str) -> bool:
         session.error(f"{tool} is not installed ({hint}); CI requires it")
     session.warn(f"{tool} is not installed ({hint}): this part is not run")
     return False
+
+
+def logged(
+    session: nox.Session, step: str, *args: str, success_codes: tuple[int, ...] = (0,), **kwargs
+) -> str:
+    """Run a command with its whole output in build/logs/<step>.log; print that output's end if it fails."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"{step}.log"
+    with log.open("w", encoding="utf-8") as out:
+        try:
+            session.run(
+                *args, stdout=out, stderr=subprocess.STDOUT, success_codes=list(success_codes), **kwargs
+            )
+        except nox.command.CommandFailed:
+            out.flush()
+            lines = [line for line in log.read_text("utf-8").splitlines() if not NOISE.search(line)]
+            session.log(f"{step} failed; the end of {log.relative_to(ROOT)}:\n" + "\n".join(lines[-60:]))
+            raise
+    return log.read_text("utf-8")
 
 
 def digest(patterns: list[str]) -> str:
@@ -77,11 +114,35 @@ def record(result: Path, patterns: list[str], complete: bool) -> None:
         digest_file(result).unlink(missing_ok=True)
 
 
-def run_tests(session: nox.Session, *args: str, **kwargs) -> None:
+def test_summary() -> str:
+    suites = ET.parse(JUNIT).getroot().iter("testsuite")
+    total = failed = skipped = 0
+    for suite in suites:
+        total += int(suite.get("tests", 0))
+        failed += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+        skipped += int(suite.get("skipped", 0))
+    return f"{total} tests: {total - failed - skipped} passed, {failed} failed, {skipped} skipped"
+
+
+def run_tests(session: nox.Session, *args: str, success_codes: tuple[int, ...] = (0,)) -> None:
     BUILD.mkdir(exist_ok=True)
     digest_file(JUNIT).unlink(missing_ok=True)  # an interrupted run leaves results of no known sources
-    session.run("pytest", f"--junitxml={JUNIT}", *args, **kwargs)
-    record(JUNIT, TEST_INPUTS, complete=not session.posargs)
+    # pytest-xdist: one worker per core; the conformance tests share one (tests/conformance/conftest.py)
+    command = [
+        "pytest",
+        "-n",
+        "auto",
+        "--dist",
+        "loadgroup",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"--junitxml={JUNIT}",
+    ]
+    command += args
+    logged(session, "tests", *command, success_codes=success_codes)
+    session.log(f"Tests: {test_summary()} (log: build/logs/tests.log)")
+    record(JUNIT, TEST_INPUTS, complete=not args)
 
 
 @nox.session
@@ -94,7 +155,8 @@ def tests(session: nox.Session) -> None:
 def prove(session: nox.Session, *args: str) -> None:
     BUILD.mkdir(exist_ok=True)
     digest_file(FORMAL_STATUS).unlink(missing_ok=True)  # a failed run writes a status of no known sources
-    session.run("python", "formal/prove.py", f"--status={FORMAL_STATUS}", *args)
+    output = logged(session, "formal", "python", "formal/prove.py", f"--status={FORMAL_STATUS}", *args)
+    session.log(output.strip().splitlines()[-1] + " (log: build/logs/formal.log)")
     record(FORMAL_STATUS, FORMAL_INPUTS, complete=not args)
 
 
@@ -102,32 +164,57 @@ def prove(session: nox.Session, *args: str) -> None:
 def formal(session: nox.Session) -> None:
     """Prove the Why3 specifications in formal/ with Z3 and CVC4."""
     if require_tool(session, "why3", "apt-get install why3 z3 cvc4"):
-        install(session)  # prove.py checks the goals' ids against sonnx_spec.requirements()
+        install(session)  # prove.py checks the goals' ids against sonnx_spec.rules()
         prove(session, *session.posargs)
+
+
+def build_site(session: nox.Session, *args: str) -> None:
+    """Build the site beside the one in docs/_build/html and put it there only if the build succeeded:
+    a failed build (a wrong example, say) leaves no page with wrong content, and no file of an earlier
+    build survives in a new one."""
+    staging = SITE.with_name("html.new")
+    shutil.rmtree(staging, ignore_errors=True)
+    common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
+    try:
+        logged(session, "site", "sphinx-build", "-b", "html", *common, str(staging), *args)
+        output = logged(
+            session, "doctest", "sphinx-build", "-b", "doctest", *common, str(staging.with_name("doctest"))
+        )
+    except nox.command.CommandFailed:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(SITE, ignore_errors=True)
+    staging.rename(SITE)
+    examples = sum(int(n) for n in re.findall(r"^\s*(\d+) passed and 0 failed", output, re.MULTILINE))
+    pages = len(list(SITE.rglob("*.html")))
+    session.log(f"Site: {pages} pages, {examples} doctest examples run again, no warning (logs: build/logs/)")
 
 
 @nox.session
 def docs(session: nox.Session) -> None:
     """Run the tests, then build the site with warnings as errors and verify it."""
     install(session, "docs", "test", "oracles", "third-party")
-    junit = JUNIT.relative_to(ROOT)
     if up_to_date(JUNIT, TEST_INPUTS):
-        session.log(f"The site publishes the results in {junit}, from a full test run on these very sources")
+        session.log(
+            f"Tests: reused {JUNIT.relative_to(ROOT)}, a run on these very sources ({test_summary()})"
+        )
     else:
-        session.log(f"Running the tests first: the site publishes their results ({junit})")
         # A failing test does not stop here: the build names the ids its failures leave unproved.
-        run_tests(session, "-q", "-p", "no:cacheprovider", success_codes=[0, 1])
-    status = FORMAL_STATUS.relative_to(ROOT)
+        run_tests(session, success_codes=(0, 1))
     if up_to_date(FORMAL_STATUS, FORMAL_INPUTS):
-        session.log(f"The site publishes the proof status in {status}, from a run on these very sources")
+        session.log(f"Proofs: reused {FORMAL_STATUS.relative_to(ROOT)}, a run on these very sources")
     elif require_tool(session, "why3", "apt-get install why3 z3 cvc4"):
-        session.log(f"Proving formal/ first: the site publishes each goal's status ({status})")
         prove(session)
     else:
         FORMAL_STATUS.unlink(missing_ok=True)  # never publish the proofs of other sources
-    common = ["-W", "--keep-going", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
-    session.run("sphinx-build", "-b", "html", *common, str(SITE), *session.posargs)
-    session.run("sphinx-build", "-b", "doctest", *common, str(ROOT / "docs" / "_build" / "doctest"))
+    if up_to_date(MUTATION, MUTATION_INPUTS):
+        session.log(
+            f"Mutation score: published from {MUTATION.relative_to(ROOT)}, a run on these very sources"
+        )
+    else:
+        MUTATION.unlink(missing_ok=True)  # never publish the score of other sources
+        session.log("Mutation score: none for these sources (`nox -s mutants` computes it)")
+    build_site(session, *session.posargs)
     session.log(f"The site is in {SITE.relative_to(ROOT)}/index.html")
 
 
@@ -138,7 +225,7 @@ def browser(session: nox.Session) -> None:
         session.error(f"no site in {SITE.relative_to(ROOT)}: run `nox -s docs` first")
     install(session, "browser")
     require_tool(session, "chromium", "apt-get install chromium")
-    session.run("pytest", "-p", "no:cacheprovider", "browser_tests", *session.posargs)
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "browser_tests", *session.posargs)
 
 
 @nox.session
@@ -146,6 +233,17 @@ def bench(session: nox.Session) -> None:
     """Time the reference against numpy's kernels and onnxruntime; print the ratios."""
     install(session, "oracles")
     session.run("python", "bench/bench.py", *session.posargs)
+
+
+@nox.session
+def mutants(session: nox.Session) -> None:
+    """Mutation testing of the reference (mutmut): every mutant is killed by a test, or explained."""
+    install(session, "test", "oracles", "mutants")
+    digest_file(MUTATION).unlink(missing_ok=True)
+    # Fewer hypothesis examples per test: the tests run once per mutant (tests/conftest.py).
+    logged(session, "mutants", "mutmut", "run", *session.posargs, env={"HYPOTHESIS_PROFILE": "mutants"})
+    session.run("python", "mutation/report.py", f"--status={MUTATION}")
+    record(MUTATION, MUTATION_INPUTS, complete=not session.posargs)
 
 
 @nox.session

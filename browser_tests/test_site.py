@@ -168,3 +168,69 @@ def test_requirement_anchor_leads_to_its_definition(browser: Browser, server: st
         "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"
     )
     page.close()
+
+
+OVERFLOW = """() => {
+    /* Elements that stick out of the content column, outside any box that scrolls or clips them. */
+    const column = document.querySelector("article") || document.body;
+    const limit = column.getBoundingClientRect().right + 1;
+    const bad = [];
+    const clips = (el) => {
+        for (let p = el.parentElement; p && p !== column; p = p.parentElement) {
+            const style = getComputedStyle(p);
+            if (["auto", "scroll", "hidden", "clip"].includes(style.overflowX)) return true;
+        }
+        return false;
+    };
+    for (const el of column.querySelectorAll("*")) {
+        const r = el.getBoundingClientRect();
+        if (r.width && r.right > limit && !clips(el)) {
+            bad.push(el.tagName.toLowerCase() + "." + el.className + " right=" + Math.round(r.right));
+            if (bad.length > 5) break;
+        }
+    }
+    const page = document.documentElement;
+    if (page.scrollWidth > page.clientWidth + 1) bad.push("the page scrolls sideways: " + page.scrollWidth);
+    return bad;
+}"""
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize(
+    "page_path", [p for p in PAGES if not p.startswith(("_source/", "genindex", "search"))]
+)
+def test_nothing_sticks_out_of_the_column(browser: Browser, server: str, page_path: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    Visit(page, server).open(f"{server}/{page_path}")
+    assert page.evaluate(OVERFLOW) == []
+    page.close()
+
+
+def test_operator_pages_lead_with_rules_and_fold_the_evidence(browser: Browser, server: str) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    Visit(page, server).open(f"{server}/operators/clip.html")
+    meta = page.locator("table.need[id='CLIP_S1'] tr.meta")
+    assert not meta.is_visible()
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 14000, height  # half the height of the page before the evidence was folded
+    page.get_by_role("button", name="Show traceability").click()
+    assert meta.is_visible() and "Enforced at" in meta.inner_text()
+    page.reload()  # the choice is remembered
+    assert page.locator("table.need[id='CLIP_S1'] tr.meta").is_visible()
+    page.get_by_role("button", name="Hide traceability").click()
+    page.close()
+
+
+def test_the_matrix_filters_and_searches(browser: Browser, server: str) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    Visit(page, server).open(f"{server}/traceability.html")
+    table = page.locator("table.sonnx-matrix")
+    page.select_option(".sonnx-matrix-filters select[data-column='Operator']", "clip")
+    page.select_option("label.needstable-page-size select", "0")  # all rows on one page
+    ids = table.locator("tbody tr td:first-child").all_inner_texts()
+    assert ids and all(i.startswith("CLIP_") for i in ids), ids
+    page.select_option(".sonnx-matrix-filters select[data-column='Operator']", "")
+    page.locator("label.needstable-search input").fill("GEN_")
+    ids = table.locator("tbody tr td:first-child").all_inner_texts()
+    assert ids and all(i.startswith("GEN_") for i in ids), ids
+    page.close()

@@ -52,15 +52,16 @@ def first_index(mask: np.ndarray) -> tuple[int, ...]:
 def tensors_of(op: Operator, arguments: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
     """(name, type, value) of every tensor argument: inputs (X0, X1, … for a variadic one), then
     tensor attributes."""
-    found = []
-    for tensor in op.inputs:
-        value = arguments.get(tensor.name, ())
-        if tensor.variadic:
-            found += [(f"{tensor.name}{m}", tensor.type, v) for m, v in enumerate(value)]
-        else:
-            found.append((tensor.name, tensor.type, value))
-    found += [(a.name, a.type, arguments[a.name]) for a in op.attributes if a.kind == "tensor"]
-    return found
+    inputs = [
+        (name, tensor.type, value)
+        for tensor in op.inputs
+        for name, value in (
+            [(f"{tensor.name}{m}", v) for m, v in enumerate(arguments[tensor.name])]
+            if tensor.variadic
+            else [(tensor.name, arguments[tensor.name])]
+        )
+    ]
+    return inputs + [(a.name, a.type, arguments[a.name]) for a in op.attributes if a.kind == "tensor"]
 
 
 def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
@@ -92,7 +93,7 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
                 "GR3", f"{op.name}: {name} has element type {value.dtype} but {first} has {dtype}"
             )
     for tensor in op.inputs:
-        if tensor.rank is not None and tensor.rank_rule is not None:
+        if tensor.rank_rule is not None:  # the declaration gives a rank its rule
             value = arguments[tensor.name]
             if value.ndim != tensor.rank:
                 wanted = "the shape () of a scalar" if tensor.rank == 0 else f"rank {tensor.rank}"

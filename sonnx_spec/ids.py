@@ -70,9 +70,9 @@ def in_goal_name(name: str, scopes: list[str]) -> list[str]:
     prefixes an id may start with (``CLIP``, ``GEN``…). A name that starts with
     no id cites none.
     """
-    alternatives = "|".join(sorted((re.escape(s.lower()) for s in scopes), key=len, reverse=True))
+    alternatives = "|".join(re.escape(s) for s in scopes)  # an id is followed by _ or space: no prefix wins
     pattern = re.compile(
-        rf"^\s*(?:(?P<scope>{alternatives})(?P<labels>(?:_[rcesp]\d+)+)|gr(?P<gr>\d+))(?![0-9])",
+        rf"^\s*(?:(?P<scope>{alternatives})(?P<labels>(?:_[rcesp]\d+)+)|gr(?P<gr>\d+))(?=_|\s|$)",
         re.IGNORECASE,
     )
     match = pattern.match(name)

@@ -131,8 +131,9 @@ def operator(
 
     @functools.wraps(body)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        arguments = signature.bind(*args, **kwargs).arguments  # a wrong call is a TypeError
-        check_general_rules(spec, arguments)
+        bound = signature.bind(*args, **kwargs)  # a wrong call is a TypeError
+        bound.apply_defaults()  # an empty *X is an empty tuple
+        check_general_rules(spec, bound.arguments)
         try:
             return body(*args, **kwargs)
         except MemoryError:
@@ -161,6 +162,8 @@ def _check_declaration(op: Operator, signature: inspect.Signature) -> None:
         problems.append("a variadic input is a *parameter, and only that")
     if keyword != [a.name for a in op.attributes]:
         problems.append(f"attributes {[a.name for a in op.attributes]} but keyword-only parameters {keyword}")
+    if any((t.rank is None) != (t.rank_rule is None) for t in op.inputs):
+        problems.append("a declared rank needs the rule that requires it, and a rule its rank")
     if any(p.default is not p.empty for p in params):
         problems.append("a parameter has a default value (GR4: no default values)")
     for name in [t.type for t in op.inputs + op.outputs] + [a.type for a in op.attributes if a.type]:

@@ -34,14 +34,6 @@ TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
 """The names a signature gives the types of a type variable."""
 
 
-def family_of(dtype: np.dtype) -> str | None:
-    """The family of ``dtype`` ("int" or "float"), or None if it is not one of the twelve types."""
-    for name, members in FAMILIES.items():
-        if dtype in members and dtype.isnative:
-            return name
-    return None
-
-
 def is_signed_int(dtype: np.dtype) -> bool:
     return dtype in SIGNED_INT_TYPES
 

@@ -8,6 +8,8 @@ it ran with, so that ``nox -s docs`` can show per id the tests and their result.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
@@ -23,7 +25,9 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("spec")
+# Mutation testing runs the tests once per mutant: fewer examples, same determinism.
+settings.register_profile("mutants", settings.get_profile("spec"), max_examples=10)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "spec"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators
+from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators, rules
 from sonnx_spec.compare import same_result
 
 req = pytest.mark.req
@@ -96,9 +96,11 @@ def raises_req(req_id: str) -> Iterator[pytest.ExceptionInfo[SonnxError]]:
     """Expect a SonnxError for ``req_id`` whose message names the rule and its page."""
     with pytest.raises(SonnxError) as info:
         yield info
-    assert info.value.req_id == req_id, f"expected {req_id}, got {info.value.req_id}: {info.value}"
-    assert req_id in str(info.value) and ".html#" + req_id in str(info.value)
-    assert "\n" not in str(info.value)
+    error = info.value
+    assert error.req_id == req_id, f"expected {req_id}, got {error.req_id}: {error}"
+    rule = rules()[req_id]
+    assert str(error) == f"{error.problem} — {req_id}: {rule.statement} (see {rule.page}.html#{req_id})"
+    assert error.problem and "\n" not in str(error)
 
 
 def scalar(dtype: np.dtype, value: float | int) -> np.generic:

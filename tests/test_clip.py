@@ -124,6 +124,8 @@ NAN_BOUND_CASES = [
     ([-INF, -0.0, 3.0, NAN], NAN, 2.0, [-INF, -0.0, 2.0, NAN]),
     ([-0.0, 0.0], NAN, NAN, [-0.0, 0.0]),  # X unchanged, the sign of its zeros too
     ([5.0], NAN, -INF, [-INF]),  # L' = -inf is not above M' = -inf: X >= M' gives M'
+    ([-1.0, 5.0], NAN, 0.0, [-1.0, 0.0]),  # with a zero bound: the cases form, in X's type
+    ([-1.0, 5.0], 0.0, NAN, [0.0, 5.0]),
 ]
 
 

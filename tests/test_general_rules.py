@@ -60,7 +60,55 @@ def test_GR1_sparse_tensors_are_refused(op: Operator, dtype: np.dtype) -> None:
         for kind in (scipy.sparse.csr_array, scipy.sparse.coo_matrix):
             with raises_req("GR1") as info:
                 call_with(op, args, kwargs, position, kind(np.ones((1, 2), value.dtype)))
-            assert f"{name} is a sparse tensor" in str(info.value)
+            described = f"scipy.{kind.__name__} of dtype {value.dtype}"
+            assert info.value.problem == f"{op.name}: {name} is a sparse tensor ({described})"
+
+
+DESCRIBED = {
+    "list": "{python}",  # a list, or a Python number for a 0-d tensor
+    "python number": "{python}",
+    "masked array": "numpy.MaskedArray of dtype {dtype}",
+    "matrix": "numpy.matrix of dtype {dtype}",
+}
+
+
+class TorchLikeSparse:
+    """What a torch sparse tensor says of itself."""
+
+    is_sparse = True
+    dtype = "torch.float32"
+
+
+class PydataLikeSparse:
+    """What a pydata sparse array has: a number of stored values and a dense form."""
+
+    nnz = 1
+    dtype = np.dtype(np.float32)
+
+    def todense(self) -> np.ndarray:
+        return np.ones(1, np.float32)
+
+
+class OnlyCountsValues:
+    nnz = 1
+
+
+@req("GR1", "GR2")
+def test_GR1_sparse_tensors_of_other_libraries_are_recognised() -> None:
+    X = np.ones(2, np.float32)
+    with raises_req("GR1") as info:
+        sonnx_spec.abs(TorchLikeSparse())
+    assert (
+        info.value.problem
+        == "abs: X is a sparse tensor (test_general_rules.TorchLikeSparse of dtype torch.float32)"
+    )
+    with raises_req("GR1"):
+        sonnx_spec.clip(X, PydataLikeSparse(), X[0])
+    with raises_req("GR2") as info:  # a count of values alone does not make a sparse tensor
+        sonnx_spec.abs(OnlyCountsValues())
+    assert (
+        info.value.problem == "abs: X is a test_general_rules.OnlyCountsValues, not a numpy array or scalar"
+    )
 
 
 @req("GR2")
@@ -72,9 +120,11 @@ def test_GR2_values_without_explicit_shape_and_type_are_refused(
     args, kwargs = sample_call(op, dtype)
     for name, position in tensor_positions(op, args, kwargs):
         value = args[position] if isinstance(position, int) else kwargs[position]
+        implicit = IMPLICIT_FORMS[form](value)
         with raises_req("GR2") as info:
-            call_with(op, args, kwargs, position, IMPLICIT_FORMS[form](value))
-        assert f"{name} is a " in str(info.value)
+            call_with(op, args, kwargs, position, implicit)
+        described = DESCRIBED[form].format(dtype=value.dtype, python=type(implicit).__name__)
+        assert info.value.problem == f"{op.name}: {name} is a {described}, not a numpy array or scalar"
 
 
 @req("GEN_C1")
@@ -84,10 +134,14 @@ def test_GEN_C1_types_the_signature_does_not_list_are_refused(op: Operator, dtyp
     for name, position in tensor_positions(op, args, kwargs):
         value = args[position] if isinstance(position, int) else kwargs[position]
         allowed = op.dtypes(_type_of(op, name))
+        listed = ", ".join(t.name for t in allowed)
         for bad in [t for t in OUTSIDE_TYPES + list(TYPES) if t not in allowed]:
             with raises_req("GEN_C1") as info:
                 call_with(op, args, kwargs, position, np.zeros(value.shape, bad))
-            assert f"{name} has element type {bad}" in str(info.value)
+            assert (
+                info.value.problem
+                == f"{op.name}: {name} has element type {bad}, not one {op.name} takes for {name} ({listed})"
+            )
     for attribute in (a for a in op.attributes if a.kind == "float"):
         for bad in (1, "0.5", np.array([0.5]), True):
             with raises_req("GEN_C1"):
@@ -168,9 +222,16 @@ def test_GEN_E1_a_result_too_large_for_memory_is_refused() -> None:
     row = np.broadcast_to(np.zeros((1, 1), np.float32), (1, 2**33))
     with raises_req("GEN_E1") as info:
         sonnx_spec.max(column, row)
-    assert "(2147483648, 8589934592)" in str(info.value)
-    with raises_req("GEN_E1"):
-        new_array("test", (2**62, 2**62), np.dtype(np.float32))
+    assert info.value.problem == (
+        "max: a result of shape (2147483648, 8589934592) and type float32 "
+        "does not fit in this machine's memory"
+    )
+    with raises_req("GEN_E1") as info:
+        new_array("test", (2**62, 2**62), np.dtype(np.int8))
+    assert info.value.problem == (
+        "test: a result of shape (4611686018427387904, 4611686018427387904) and type int8 "
+        "does not fit in this machine's memory"
+    )
 
 
 def test_the_package_exports_every_operator_of_the_registry() -> None:

@@ -39,7 +39,7 @@ def abs(X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     return Y
 
 
-abs = operator(
+abs = operator(  # noqa: A001 - the operator's name
     abs,
     onnx="Abs",
     version=13,

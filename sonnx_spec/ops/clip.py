@@ -33,13 +33,14 @@ def clip(X: Array, L: Array | None, M: Array | None) -> np.ndarray:
         high = np.array(np.inf, X.dtype)[()]
 
     if low > high:  # CLIP_S2, in IEEE comparison (CLIP_S4): every element is M
-        return np.full(X.shape, high, dtype=X.dtype)  # CLIP_C1, CLIP_C3: X's shape and type
-    if is_float and (low == 0 or high == 0 or X.dtype.name == "bfloat16"):
+        return np.full(X.shape, high)  # CLIP_C1, CLIP_C3: X's shape, and M's type, which is X's (GR3)
+    if is_float and (low == 0 or high == 0):
         # CLIP_S1 by its cases, X[i] <= L gives L and X[i] >= M gives M: with a zero bound the case
-        # decides the sign of a zero result (CLIP_S4). np.clip would also promote bfloat16 to float32.
+        # decides the sign of a zero result (CLIP_S4).
         with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
             return np.where(X <= low, low, np.where(X >= high, high, X))  # CLIP_S3: NaN fails both tests
     # CLIP_S1, CLIP_S3: without a zero bound, min(max(X[i], L), M) is the cases' result, bit for bit
+    # (out= keeps bfloat16, which np.clip computes in float32: exactly, since it computes nothing new).
     Y = np.empty(X.shape, X.dtype)  # CLIP_C1, CLIP_C3: X's shape and type
     np.clip(X, low, high, out=Y)
     return Y

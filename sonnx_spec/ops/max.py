@@ -38,7 +38,7 @@ def max(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     return ordered_max(X, Y)  # MAX_S1, MAX_S2: the greatest, in the order of the draft
 
 
-max = operator(
+max = operator(  # noqa: A001 - the operator's name
     max,
     onnx="Max",
     version=13,

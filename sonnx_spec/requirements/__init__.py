@@ -9,6 +9,7 @@ name them in ``@pytest.mark.req``, the site renders them.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -118,14 +119,12 @@ class Catalogue:
         return [r for r in self.rules.values() if r.operator == operator]
 
 
-def _id_lines(path: Path, text: str) -> dict[str, int]:
+_ID_LINE = re.compile(r'^\s*id\s*=\s*"(?P<id>[^"]*)"', re.MULTILINE)
+
+
+def _id_lines(text: str) -> dict[str, int]:
     """The line of each ``id = "…"`` (tomllib keeps no positions)."""
-    lines = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        key, _, value = line.partition("=")
-        if key.strip() == "id":
-            lines[value.strip().strip('"')] = number
-    return lines
+    return {match["id"]: text.count("\n", 0, match.start()) + 1 for match in _ID_LINE.finditer(text)}
 
 
 def _origin(text: str, rule_ids: set[str], sources: dict[str, Source], where: str) -> Origin:
@@ -162,7 +161,7 @@ def _rule(raw: dict, operator: str, context: _Context, location: Location) -> Ru
         statement=raw["statement"],
         origin=tuple(_origin(o, context.rule_ids, context.sources, where) for o in raw["origin"]),
         math=raw.get("math"),
-        static=bool(raw.get("static", False)),
+        static=bool(raw.get("static")),
         location=location,
     )
 
@@ -204,7 +203,7 @@ def parse(files: Iterable[tuple[str, Path, str]]) -> Catalogue:
     draft_labels: dict[str, dict[str, tuple[Origin, ...]]] = {}
     retired: dict[str, Retired] = {}
     for operator, path, text, data in parsed:
-        lines = _id_lines(path, text)
+        lines = _id_lines(text)
         for raw in data.get("rule", []):
             rule = _rule(raw, operator, context, Location(path, lines.get(raw.get("id"), 1)))
             rules[rule.id] = rule
@@ -230,9 +229,8 @@ def files() -> list[tuple[str, Path, str]]:
     names.sort(key=lambda n: n != f"{GENERAL_FILE}.toml")
     result = []
     for name in names:
-        stem = name.removesuffix(".toml")
-        operator = ids.GENERAL if stem == GENERAL_FILE else stem
-        result.append((operator, Path(str(folder.joinpath(name))), folder.joinpath(name).read_text("utf-8")))
+        scope = name.removesuffix(".toml")  # general.toml holds the rules of the scope "general"
+        result.append((scope, Path(str(folder.joinpath(name))), folder.joinpath(name).read_text("utf-8")))
     return result
 
 

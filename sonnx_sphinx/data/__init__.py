@@ -8,6 +8,7 @@ the run the site is built from (:mod:`.code_refs`, :mod:`.test_results`,
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,8 @@ class BuildData:
     formal_status: Path
     formal_header: dict[str, Any] | None
     formal_goals: list[FormalGoal]
+    mutation_status: Path
+    mutation: dict[str, Any] | None  # the last `nox -s mutants` run on these sources (mutation/report.py)
 
     @property
     def rules(self) -> dict[str, Rule]:
@@ -58,7 +61,8 @@ class BuildData:
     @property
     def inputs(self) -> list[Path]:
         """Files whose change must make the pages showing this data be read again."""
-        files = [self.junit, self.formal_status, *sorted((self.root / "sonnx_spec").rglob("*.py"))]
+        files = [self.junit, self.formal_status, self.mutation_status]
+        files += sorted((self.root / "sonnx_spec").rglob("*.py"))
         files += sorted((self.root / "sonnx_spec" / "requirements").glob("*.toml"))
         return [f for f in files if f.exists()]
 
@@ -78,6 +82,7 @@ def _gather(app: Sphinx) -> BuildData:
     code, tokens = scan_code(root)
     cases = read_junit(junit) if junit.exists() else []
     header, goals = read_formal(formal) if formal.exists() else (None, [])
+    mutation = root / app.config.sonnx_mutation_status
     return BuildData(
         root=root,
         catalogue=catalogue(),
@@ -91,10 +96,13 @@ def _gather(app: Sphinx) -> BuildData:
         formal_status=formal,
         formal_header=header,
         formal_goals=goals,
+        mutation_status=mutation,
+        mutation=json.loads(mutation.read_text("utf-8")) if mutation.exists() else None,
     )
 
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("sonnx_test_results", "build/junit.xml", "env", types=[str])
     app.add_config_value("sonnx_formal_status", "build/formal-status.json", "env", types=[str])
+    app.add_config_value("sonnx_mutation_status", "build/mutation.json", "env", types=[str])
     return {"parallel_read_safe": True, "parallel_write_safe": True}

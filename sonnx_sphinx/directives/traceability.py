@@ -2,7 +2,9 @@
 
 ``{traceability-summary}``  counts per operator and kind, the run's figures, anything unlinked;
 ``{traceability-matrix}``   every rule in a table to filter (operator, kind, family, result), sort and search;
-``{derivation-graph}``      sphinx-needs' needflow of the rules derived from others, drawn by Graphviz.
+``{derivation-graph}``      sphinx-needs' needflow of the rules derived from others, drawn by Graphviz;
+``{mutation-score}``        the last mutation run of the reference: its score, per module, and the mutants
+                            explained as equivalent.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from sonnx_spec.requirements import SCOPE_PAGES
 from ..data import CI, BuildData
 from ..lints import report
 from ..lints.traceability import problems
-from ..myst import SiteDirective
+from ..myst import SiteDirective, code, details, escape, table
 
 MATRIX_COLUMNS = [
     ("id", "Id", 7),
@@ -93,10 +95,12 @@ class TraceabilityMatrix(SiteDirective):
 
 
 class DerivationGraph(SiteDirective):
-    """The rules derived from others. Without Graphviz's ``dot`` (only Python installed), the page says
-    so instead of failing; in CI its absence is an error, as for every system tool."""
+    """The general rules and what derives from them: an edge from a general rule to each operator whose
+    drafts label it (Clip's R3 for GR1), and to each rule that cites it as its origin. Drawn by Graphviz
+    left to right, each node a link (the SVG is inlined by output.inline_svg, so its links work).
 
-    FLOW = ["```{needflow}", ":filter: len(origin) > 0", ":show_link_names:", "```"]
+    Without Graphviz's ``dot`` (only Python installed), the page says so instead of failing; in CI its
+    absence is an error, as for every system tool."""
 
     def run(self) -> list[nodes.Node]:
         if shutil.which(self.config.graphviz_dot) is None:
@@ -112,11 +116,83 @@ class DerivationGraph(SiteDirective):
                     "where this copy of the site was built."
                 )
             ]
-        self.build_data()
-        return self.render(self.FLOW)
+        return self.render(
+            ["```{graphviz}", ":class: sonnx-graph", "", *derivation_dot(self.build_data()), "```"]
+        )
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def derivation_dot(data: BuildData) -> list[str]:
+    lines = [
+        "digraph derivation {",
+        "  rankdir=LR; ranksep=1.2; nodesep=0.15;",
+        '  node [shape=box, style="rounded,filled", fillcolor="#f5f5f5", fontname="sans-serif",',
+        "        fontsize=11];",
+        '  edge [fontname="sans-serif", fontsize=9, color="#777777"];',
+    ]
+    used: set[str] = set()
+    edges = []
+    for op, labels in data.catalogue.draft_labels.items():
+        for general, origins in labels.items():
+            sections = sorted({o.section for o in origins if o.section and len(o.section) <= 12})
+            edges.append((general, f"op:{op}", ", ".join(sections)))
+    for rule in data.rules.values():
+        for origin in rule.origin:
+            if origin.rule:
+                edges.append((origin.rule, rule.id, ""))
+    for source, target, _ in edges:
+        used.update((source, target))
+    for name in sorted(used):
+        if name.startswith("op:"):
+            op = data.operators.get(name[3:])
+            title = op.onnx if op else name[3:]
+            url = _quote(f"operators/{name[3:]}.html")
+            lines.append(f'  {_quote(name)} [label={_quote(title)}, URL={url}, fillcolor="#e8f0fe"];')
+        else:
+            rule = data.rules[name]
+            url = _quote(f"{rule.page}.html#{name}")
+            lines.append(f"  {_quote(name)} [URL={url}, tooltip={_quote(rule.statement)}];")
+    lines += [f"  {_quote(s)} -> {_quote(t)} [label={_quote(label)}];" for s, t, label in sorted(edges)]
+    return [*lines, "}"]
+
+
+class MutationScore(SiteDirective):
+    def run(self) -> list[nodes.Node]:
+        data = self.build_data()
+        result = data.mutation
+        if result is None:
+            if CI:
+                report(
+                    "trace", str(data.mutation_status), "no mutation score: CI runs `nox -s mutants` first"
+                )
+            return self.render(["No mutation run in this build: `nox -s mutants` writes its score."])
+        lines = [
+            f"**Mutation score: {result['score']:.1%}** — of {result['mutants']} mutants of the reference "
+            f"(`sonnx_spec`, model tools aside), {result['killed']} are killed by the tests and "
+            f"{result['equivalent']} are equivalent (they compute what the reference computes; each is "
+            f"explained below); {len(result['unexplained'])} survive unexplained. The score is killed / "
+            "(mutants − equivalent). Tool: mutmut, run by `nox -s mutants`.",
+            "",
+        ]
+        statuses = sorted({s for counts in result["modules"].values() for s in counts})
+        rows = [
+            [code(module), *(str(counts.get(s, 0)) for s in statuses)]
+            for module, counts in result["modules"].items()
+        ]
+        lines += details("Mutants per module", table(["Module", *statuses], rows), classes="sonnx-trace")
+        explained = [[code(name), escape(why)] for name, why in result["explained"].items()]
+        if explained:
+            lines += details(
+                "Equivalent mutants, and why", table(["Mutant", "Why it is equivalent"], explained)
+            )
+        return self.render(lines)
 
 
 def setup(app: Sphinx) -> dict:
+    app.add_directive("mutation-score", MutationScore)
     app.add_directive("traceability-summary", TraceabilitySummary)
     app.add_directive("traceability-matrix", TraceabilityMatrix)
     app.add_directive("derivation-graph", DerivationGraph)

@@ -2,7 +2,8 @@
 
 The report is written only when every conformance test recorded its outcome: a
 run narrowed with ``-k`` or stopped early would publish part of the picture,
-so it leaves the previous report alone and says so.
+so it leaves the previous report alone and says so. Under pytest-xdist every
+conformance test runs in one worker (``--dist loadgroup``), which writes the report.
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ _MESSAGE = pytest.StashKey[str]()
 def conformance(pytestconfig: pytest.Config) -> Recorder:
     """The session's recorder: tests add their outcomes to it."""
     return pytestconfig.stash.setdefault(_RECORDER, Recorder())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = config.rootpath / "tests" / "conformance"
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group("conformance"))  # one recorder sees them all
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

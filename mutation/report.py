@@ -1,0 +1,92 @@
+"""The score of a mutation run (mutmut), checked against the explained survivors; written for the site.
+
+    python mutation/report.py --status build/mutation.json
+
+Reads the results mutmut left in ``mutants/`` and ``mutation/equivalent_mutants.toml`` (each mutant that
+survives because it computes the same thing, with why). Exits 1 if a mutant survived that is not
+explained there, or if an explained one was killed (the explanation is stale). The status file has no
+timestamp: the same sources give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPLAINED = ROOT / "mutation" / "equivalent_mutants.toml"
+STATUS = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    5: "no tests",
+    33: "no tests",
+    36: "timeout",
+    24: "timeout",
+}
+"""mutmut's exit codes; any other one is suspicious."""
+
+
+def results(folder: Path) -> dict[str, str]:
+    """mutant name -> killed, survived, no tests, timeout or suspicious."""
+    found = {}
+    for meta in sorted(folder.rglob("*.meta")):
+        for name, code in json.loads(meta.read_text("utf-8"))["exit_code_by_key"].items():
+            found[name] = "not checked" if code is None else STATUS.get(code, "suspicious")
+    return found
+
+
+def explained() -> dict[str, str]:
+    """mutant name -> why it computes the same thing as the reference."""
+    return {name: entry["why"] for name, entry in tomllib.loads(EXPLAINED.read_text("utf-8")).items()}
+
+
+def module_of(name: str) -> str:
+    return name.split(".x")[0].split(".xǁ")[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--status", type=Path, required=True)
+    parser.add_argument("--mutants", type=Path, default=ROOT / "mutants")
+    args = parser.parse_args(argv)
+    found, reasons = results(args.mutants), explained()
+    counts = Counter(found.values())
+    unexplained = sorted(n for n, s in found.items() if s != "killed" and n not in reasons)
+    stale = sorted(n for n in reasons if found.get(n, "killed") == "killed")
+    equivalent = len([n for n in reasons if n in found and found[n] != "killed"])
+    score = counts["killed"] / max(1, len(found) - equivalent)
+    modules: dict[str, Counter] = {}
+    for name, status in found.items():
+        modules.setdefault(module_of(name), Counter())[status if name not in reasons else "equivalent"] += 1
+    status = {
+        "tool": "mutmut",
+        "mutants": len(found),
+        "killed": counts["killed"],
+        "equivalent": equivalent,
+        "unexplained": unexplained,
+        "score": round(score, 4),
+        "modules": {m: dict(sorted(c.items())) for m, c in sorted(modules.items())},
+        "explained": {n: reasons[n] for n in sorted(reasons) if n in found},
+    }
+    args.status.parent.mkdir(parents=True, exist_ok=True)
+    args.status.write_text(json.dumps(status, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(
+        f"mutation: {len(found)} mutants, {counts['killed']} killed, {equivalent} equivalent (explained), "
+        f"{len(unexplained)} unexplained; score {score:.1%} (killed / non-equivalent)"
+    )
+    for name in unexplained:
+        print(
+            f"mutation: error: {name} {found[name]}: kill it with a test, or explain it in {EXPLAINED.name}"
+        )
+    for name in stale:
+        print(f"mutation: error: {name} is explained in {EXPLAINED.name} but was killed (or is gone)")
+    return 1 if unexplained or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
