@@ -1,4 +1,4 @@
-"""Sessions: tests, docs (build and verify the site), formal, browser, bench, lint.
+"""Sessions: tests, docs (build and verify the site), serve, formal, browser, bench, lint.
 
 Everything a session writes goes to ``build/`` (test results, proof status,
 conformance report) or ``docs/_build/`` (the site).
@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import nox
@@ -129,6 +130,40 @@ def docs(session: nox.Session) -> None:
     session.run("sphinx-build", "-b", "html", *common, str(SITE), *session.posargs)
     session.run("sphinx-build", "-b", "doctest", *common, str(ROOT / "docs" / "_build" / "doctest"))
     session.log(f"The site is in {SITE.relative_to(ROOT)}/index.html")
+
+
+# What the site is built from (docs/ but docs/_build, the site): `serve` rebuilds it when they change.
+SITE_INPUTS = [
+    *TEST_INPUTS,
+    *FORMAL_INPUTS,
+    "docs/*",
+    "docs/[!_]*/**/*",
+    "docs/_[!b]*/**/*",
+    "sonnx_sphinx/**/*.py",
+    "conf.py",
+    "noxfile.py",
+]
+
+
+@nox.session
+def serve(session: nox.Session) -> None:
+    """Serve the site on 127.0.0.1 with live examples; build it first if missing or stale (-- --port N)."""
+    install(session)  # the runs need the reference only; the server needs the standard library only
+    site = SITE.relative_to(ROOT)
+    sources = digest(SITE_INPUTS)
+    if (SITE / "index.html").exists() and up_to_date(SITE, SITE_INPUTS):
+        session.log(f"{site} was built from these very sources")
+    else:
+        session.log(
+            f"Building the site first: {site} is missing, or was not built by `serve` from these sources"
+        )
+        digest_file(SITE).unlink(missing_ok=True)
+        shutil.rmtree(
+            DOCTREES, ignore_errors=True
+        )  # every page read again: Sphinx misses sonnx_sphinx's changes
+        session.run(sys.executable, "-m", "nox", "-f", str(ROOT / "noxfile.py"), "-s", "docs", external=True)
+        digest_file(SITE).write_text(sources)  # the sources as they were when the build started
+    session.run("python", "-m", "sonnx_live", "--site", str(SITE), *session.posargs)
 
 
 @nox.session
