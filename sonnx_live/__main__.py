@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import signal
 from pathlib import Path
+from types import FrameType
 
 from . import runner
 from .runner import Limits
 from .server import LiveServer
 
 SITE = Path(__file__).resolve().parent.parent / "docs" / "_build" / "html"
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -26,6 +32,8 @@ def main(argv: list[str] | None = None) -> None:
         "--memory-limit", type=int, default=Limits.memory_mib, help="MiB per run (default 1024)"
     )
     args = parser.parse_args(argv)
+    if args.time_limit <= 0 or args.memory_limit <= 0:
+        parser.error("limits are positive")
     if not (args.site / "index.html").is_file():
         parser.error(f"no site in {args.site}: build it with `nox -s docs`")
     limits = Limits(seconds=args.time_limit, memory_mib=args.memory_limit)
@@ -33,6 +41,9 @@ def main(argv: list[str] | None = None) -> None:
         server = LiveServer(args.site, args.port, limits)
     except OSError as error:
         parser.exit(1, f"cannot listen on 127.0.0.1:{args.port}: {error.strerror}; choose a port: --port N\n")
+    # Ctrl-C and a termination both stop it cleanly (a shell may start it with SIGINT ignored).
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     with server:
         print(f"The live site: {server.url}", flush=True)
         print(f"Each run is limited to {limits.describe()}. Ctrl-C stops the server.", flush=True)

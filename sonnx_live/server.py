@@ -66,7 +66,7 @@ class LiveServer(ThreadingHTTPServer):
         limits: Limits | None = None,
         *,
         parallel_runs: int = 2,
-        quiet=False,
+        quiet: bool = False,
     ) -> None:
         self.site = site
         self.limits = limits or Limits()
@@ -116,8 +116,11 @@ def peer_uid(table: str, client: tuple[str, int], server: tuple[str, int]) -> in
 
 
 def _tcp_address(address: tuple[str, int]) -> str:
-    """127.0.0.1:8000 as /proc/net/tcp writes it: 0100007F:1F40 (the address as a little-endian word)."""
-    word = struct.unpack("<I", socket.inet_aton(address[0]))[0]
+    """127.0.0.1:8000 as /proc/net/tcp writes it: the address as a word in the machine's byte order.
+
+    On x86 and ARM (little-endian): 0100007F:1F40.
+    """
+    word = struct.unpack("=I", socket.inet_aton(address[0]))[0]
     return f"{word:08X}:{address[1]:04X}"
 
 
@@ -185,12 +188,25 @@ class LiveHandler(SimpleHTTPRequestHandler):
 
     # -- the site
     def do_GET(self) -> None:
-        if not self.refused():
+        if not self.redirected() and not self.refused():
             super().do_GET()
 
     def do_HEAD(self) -> None:
-        if not self.refused():
+        if not self.redirected() and not self.refused():
             super().do_HEAD()
+
+    def redirected(self) -> bool:
+        """A page asked of localhost:<port> (a name no site can rebind) is sent to the address served."""
+        if (
+            self.headers.get("Host") != f"localhost:{self.server.server_address[1]}"
+            or not self.from_this_user()
+        ):
+            return False
+        self.send_response(HTTPStatus.TEMPORARY_REDIRECT)
+        self.send_header("Location", self.server.origin + self.path)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return True
 
     def send_head(self) -> io.BytesIO | Any:
         """Pages as built, with the token; every other file as it is."""

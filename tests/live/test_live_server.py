@@ -123,7 +123,7 @@ def test_a_run_without_the_token_is_refused(server: LiveServer, token: str | Non
 
 
 @pytest.mark.parametrize(
-    "host", ["evil.example", "evil.example:{port}", "127.0.0.1", "127.0.0.1:1", "localhost:{port}", ""]
+    "host", ["evil.example", "evil.example:{port}", "127.0.0.1", "127.0.0.1:1", "localhost:1", ""]
 )
 def test_a_foreign_host_is_refused_pages_and_runs(server: LiveServer, host: str) -> None:
     """DNS rebinding: a page of evil.example whose name now points to 127.0.0.1 sends Host: evil.example."""
@@ -132,6 +132,13 @@ def test_a_foreign_host_is_refused_pages_and_runs(server: LiveServer, host: str)
     assert status == 403 and server.token.encode() not in body
     status, body = run(server, {"python": "print(1)"}, Host=foreign)
     assert status == 403 and b"Host" in body
+
+
+def test_a_page_asked_as_localhost_is_redirected_to_the_address_served(server: LiveServer) -> None:
+    localhost = f"localhost:{server.server_address[1]}"
+    status, headers, body = request(server, "GET", "/operators/x.html?a=1", Host=localhost)
+    assert (status, headers["Location"], body) == (307, f"{server.origin}/operators/x.html?a=1", b"")
+    assert run(server, {"python": "print(1)"}, Host=localhost)[0] == 403  # a run is never redirected
 
 
 @pytest.mark.parametrize(
