@@ -113,7 +113,7 @@ def test_examples_edited_and_run_give_the_specifications_answer(browser: Browser
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1400, 390):
         page.set_viewport_size({"width": width, "height": 1000})
-        example.evaluate("element => element.scrollIntoView()")
+        inputs.evaluate("element => element.scrollIntoView({behavior: 'instant', block: 'center'})")
         page.screenshot(path=str(SHOTS / f"live-clip-{width}.png"))
 
     # "And for uint64?"

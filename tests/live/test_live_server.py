@@ -192,11 +192,8 @@ def test_a_normal_run_shows_prints_and_the_value_of_the_last_expression(server: 
 def test_a_sonnx_error_names_its_rule_and_the_page_defining_it(server: LiveServer) -> None:
     result = outcome(server, "import sonnx_spec\nsonnx_spec.abs(None)")
     assert (result["status"], result["rule"], result["page"]) == ("refused", "GR4", "general-rules")
-    assert (
-        result["output"]
-        .splitlines()[-1]
-        .startswith("sonnx_spec.errors.SonnxError: abs: input X is not given")
-    )
+    last = result["output"].splitlines()[-1]  # as the doctest of a refusal shows it
+    assert last.startswith("sonnx_spec.errors.SonnxError: abs: ") and "GR4" in last
 
 
 def test_an_operator_error_links_the_operator_page(server: LiveServer) -> None:
