@@ -61,7 +61,7 @@ html_theme = "furo"
 html_title = "SONNX specification"
 html_static_path = ["docs/_static"]
 html_css_files = ["sonnx.css"]
-html_js_files = ["sonnx.js"]
+html_js_files = ["sonnx.js", "live.js"]  # live.js: the live examples of `nox -s serve`
 # Browsers ask every page's host for /favicon.ico; the site has one at its root
 # (sphinx-needs' permalink.html links no icon), and the pages link the same file.
 html_extra_path = ["docs/_extra"]

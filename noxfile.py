@@ -1,4 +1,4 @@
-"""Sessions: tests, docs (build and verify the site), formal, browser, bench, mutants, lint.
+"""Sessions: tests, docs (build and verify the site), serve, formal, browser, bench, mutants, lint.
 
 Everything a session writes goes to ``build/`` (test results, proof status, conformance report,
 mutation score, and the full logs of each step in ``build/logs/``) or ``docs/_build/`` (the site).
@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -49,6 +50,20 @@ MUTATION_INPUTS = [
     "pyproject.toml",
 ]
 FORMAL_INPUTS = ["formal/**/*.mlw", "formal/**/*.py", "formal/**/*.toml", "sonnx_spec/requirements/*.toml"]
+# What the site is built from, besides the results above: the site records their digest when a build
+# succeeds (`serve` builds only if they changed), and a change to the code that reads the pages makes
+# Sphinx read every page again (it notices changes to pages, not to its extensions).
+SITE_INPUTS = [
+    *TEST_INPUTS,
+    *FORMAL_INPUTS,
+    "docs/*",
+    "docs/[!_]*/**/*",
+    "docs/_[!b]*/**/*",
+    "sonnx_sphinx/**/*.py",
+    "conf.py",
+    "noxfile.py",
+]
+READER_INPUTS = ["sonnx_sphinx/**/*.py", "sonnx_spec/**/*.py", "sonnx_spec/**/*.toml", "conf.py"]
 NOISE = re.compile(r"Kernel is running over TCP without encryption|^\s*$|traitlets|Executing notebook")
 """Lines of a log that say nothing about the build (jupyter's kernels), left out of what is printed."""
 
@@ -174,6 +189,9 @@ def build_site(session: nox.Session, *args: str) -> None:
     build survives in a new one."""
     staging = SITE.with_name("html.new")
     shutil.rmtree(staging, ignore_errors=True)
+    if not up_to_date(DOCTREES, READER_INPUTS):
+        shutil.rmtree(DOCTREES, ignore_errors=True)  # the code that reads the pages changed: read them all
+    sources = digest(SITE_INPUTS)  # as they are when the build starts
     common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
     try:
         logged(session, "site", "sphinx-build", "-b", "html", *common, str(staging), *args)
@@ -185,6 +203,8 @@ def build_site(session: nox.Session, *args: str) -> None:
         raise
     shutil.rmtree(SITE, ignore_errors=True)
     staging.rename(SITE)
+    record(DOCTREES, READER_INPUTS, complete=True)
+    digest_file(SITE).write_text(sources)
     examples = sum(int(n) for n in re.findall(r"^\s*(\d+) passed and 0 failed", output, re.MULTILINE))
     pages = len(list(SITE.rglob("*.html")))
     session.log(f"Site: {pages} pages, {examples} doctest examples run again, no warning (logs: build/logs/)")
@@ -216,6 +236,18 @@ def docs(session: nox.Session) -> None:
         session.log("Mutation score: none for these sources (`nox -s mutants` computes it)")
     build_site(session, *session.posargs)
     session.log(f"The site is in {SITE.relative_to(ROOT)}/index.html")
+
+
+@nox.session
+def serve(session: nox.Session) -> None:
+    """Serve the site on 127.0.0.1 with live examples; build it first if missing or stale (-- --port N)."""
+    install(session)  # the runs need the reference only; the server needs the standard library only
+    if (SITE / "index.html").exists() and up_to_date(SITE, SITE_INPUTS):
+        session.log(f"{SITE.relative_to(ROOT)} was built from these very sources")
+    else:
+        session.log(f"Building the site first: {SITE.relative_to(ROOT)} is missing or older than its sources")
+        session.run(sys.executable, "-m", "nox", "-f", str(ROOT / "noxfile.py"), "-s", "docs", external=True)
+    session.run("python", "-m", "sonnx_live", "--site", str(SITE), *session.posargs)
 
 
 @nox.session

@@ -4,11 +4,14 @@ The directive runs the reference on the example for every listed type while the
 page is read: a result that differs from the stated one bit for bit (NaN aside),
 or another refusal than the one stated, is a build error naming the page, the
 line and the example. The reader sees the same numbers as math, and as ``>>>``
-Python that the doctest builder runs again and the copy button copies.
+Python that the doctest builder runs again and the copy button copies. A hidden
+marker carries the example's inputs to the live examples (docs/_static/live.js),
+which make them editable on pages served by ``nox -s serve``.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from typing import ClassVar
 
@@ -20,7 +23,7 @@ from sphinx.util import logging
 
 from sonnx_spec import SonnxError
 
-from ..example_language import TYPE_NAMES, Example, ExampleError, Value, check, parse_example
+from ..example_language import LINE, TYPE_NAMES, Example, ExampleError, Value, check, parse_example
 from ..myst import SiteDirective
 
 logger = logging.getLogger(__name__)
@@ -106,6 +109,26 @@ def doctest_text(example: Example) -> str:
     return "\n".join(lines)
 
 
+def live_marker(kind: str, **data: str) -> nodes.raw:
+    """A hidden ``div.sonnx-live-<kind>``; only the live examples read its data attributes."""
+    attributes = "".join(f' data-{name}="{html.escape(value)}"' for name, value in data.items())
+    return nodes.raw("", f'<div class="sonnx-live-{kind}" hidden{attributes}></div>', format="html")
+
+
+def live_inputs(example: Example, body: list[str]) -> nodes.raw:
+    """The example's input and attribute lines as the page writes them, and the types it may be run for."""
+    op = example.spec
+    stated = (op.outputs[0].name, "error")
+    lines = [line.strip() for line in body if (m := LINE.match(line.strip())) and m["name"] not in stated]
+    return live_marker(
+        "example",
+        operator=example.operator,
+        types=" ".join(t.name for t in op.dtypes(op.main_type)),
+        type=shown_type(example).name,
+        inputs="\n".join(lines),
+    )
+
+
 class ExampleDirective(SiteDirective):
     required_arguments = 1
     final_argument_whitespace = True
@@ -143,6 +166,7 @@ class ExampleDirective(SiteDirective):
         box += nodes.math_block(
             math_text, math_text, docname=self.env.docname, number=None, label=None, nowrap=False
         )
+        box += live_inputs(example, list(self.content))
         if example.error:
             box += self.parse_text_to_nodes(f"The input is refused: {{need}}`{example.error}`.")
         types = ", ".join(t.name for t in example.types)

@@ -5,7 +5,9 @@ A page holds prose, math and examples; these directives write the rest:
 ``{operator}``
     under the title: what the operator computes, its ONNX basis, its signature
     (inputs, attributes and outputs with ONNX's names and their types), the
-    general rules with the drafts' labels for them, and the contents by family;
+    general rules with the drafts' labels for them, the contents by family, and
+    the scratch box of the live examples (a call of the operator: the page's first
+    example, shown only on pages served by ``nox -s serve``);
 ``{family} int`` (with the page's text for that family as its content)
     the section of one type family: its heading and anchor (``clip-int``), its
     types, the rules that apply to it, then the content;
@@ -18,6 +20,7 @@ A page holds prose, math and examples; these directives write the rest:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from docutils import nodes
@@ -28,7 +31,9 @@ from sonnx_spec import FAMILIES, Operator
 from sonnx_spec.ids import GENERAL
 
 from ..data import BuildData
+from ..example_language import ExampleError, examples_in
 from ..myst import SiteDirective, details, escape, need, table
+from .examples import doctest_text, live_marker, python_value
 
 FAMILY_TITLES = {"int": "integer", "float": "floating-point"}
 TYPE_SET_TITLES = {
@@ -114,6 +119,21 @@ def general_rules(op: Operator, data: BuildData) -> list[str]:
     ]
 
 
+def registry_call(op: Operator) -> str:
+    """A call of ``op`` in its first type on the values 1, 2, 3 (a scalar: 1), for a page without examples."""
+    names = op.input_names(len(op.inputs))
+    lines = [">>> import numpy as np, ml_dtypes, sonnx_spec"]
+    for name, tensor in zip(names, op.inputs, strict=True):
+        value = 1 if tensor.rank == 0 else [1, 2, 3]
+        lines.append(f">>> {name} = {python_value(value, op.dtypes(tensor.type)[0])}")
+    for a in op.attributes:
+        value = {"float": "1.0", "int": "1"}.get(a.kind) or python_value(1, op.dtypes(a.type or "")[0])
+        lines.append(f">>> {a.name} = {value}")
+    call = ", ".join(names + [f"{a.name}={a.name}" for a in op.attributes])
+    lines.append(f">>> sonnx_spec.{op.name}({call})")
+    return "\n".join(lines)
+
+
 class OperatorDirective(SiteDirective):
     """What the operator is, under its page's title."""
 
@@ -139,7 +159,16 @@ class OperatorDirective(SiteDirective):
             *type_line(op),
             *details("General rules", general_rules(op, data)),
         ]
-        return self.render(lines)
+        return [*self.render(lines), live_marker("scratch", name=op.onnx, python=self.scratch_python(op))]
+
+    def scratch_python(self, op: Operator) -> str:
+        """The ``>>>`` Python of the page's first example of ``op``, else a call built from the registry."""
+        try:
+            pages = examples_in(Path(self.env.doc2path(self.env.docname)), op.name)
+            first = next((e for e in pages if e.operator == op.name), None)
+        except ExampleError:
+            first = None  # the {example} directive reports it, at its line
+        return doctest_text(first) if first else registry_call(op)
 
 
 class FamilyDirective(SiteDirective):
