@@ -8,7 +8,11 @@ it ran with, so that ``nox -s docs`` can show per id the tests and their result.
 
 from __future__ import annotations
 
+import importlib
 import os
+import pickle
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -46,3 +50,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if params is not None and "dtype" in params.params:
             item.user_properties.append(("dtype", np.dtype(params.params["dtype"]).name))
         item.user_properties.append(("nodeid", item.nodeid))
+
+
+# -- pytest-xdist: the conformance tests' outcomes come back from the workers --------------------------
+_CONFORMANCE_PARTS = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # pytest-xdist's hook: a worker finished
+    part = getattr(node, "workeroutput", {}).get("conformance")
+    if part is not None:
+        node.config.stash.setdefault(_CONFORMANCE_PARTS, []).append(part)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In the controller of a pytest-xdist run: merge what the workers recorded, write the report."""
+    parts = session.config.stash.get(_CONFORMANCE_PARTS, None)
+    if not parts or hasattr(session.config, "workerinput"):
+        return
+    sys.path.insert(0, str(Path(__file__).parent / "conformance"))
+    report = importlib.import_module("conformance_report")  # the conformance tests' own module
+    recorder = report.Recorder()
+    for part in parts:
+        recorder.merge(pickle.loads(part))
+    session.config.stash[_CONFORMANCE_MESSAGE] = report.conclude(recorder, session.config.rootpath)
+
+
+_CONFORMANCE_MESSAGE = pytest.StashKey[str]()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    if _CONFORMANCE_MESSAGE in config.stash:
+        terminalreporter.write_sep("-", config.stash[_CONFORMANCE_MESSAGE])

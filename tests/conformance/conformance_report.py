@@ -97,10 +97,28 @@ class Recorder:
     def add_backend(self, outcome: BackendOutcome) -> None:
         self.backend[outcome.name] = outcome
 
+    def merge(self, other: Recorder) -> None:
+        """Add what another process (a pytest-xdist worker) recorded."""
+        self.differential.update(other.differential)
+        self.backend.update(other.backend)
+
     def missing(self, backend_names: set[str]) -> int:
         """How many conformance tests recorded nothing (deselected, or not reached)."""
         runs = {(op.name, t.name, e.name) for op in operators().values() for t in _types(op) for e in ENGINES}
         return len(runs - set(self.differential)) + len(backend_names - set(self.backend))
+
+
+REPORT = "build/conformance.json"  # relative to the repository root, where the site reads it
+
+
+def conclude(recorder: Recorder, root: Path) -> str:
+    """Write the report if every conformance test recorded its outcome; say what was done."""
+    from backend_cases import backend_cases  # cached: it costs nothing once a backend test ran
+
+    if not recorder.backend or recorder.missing({case.name for case in backend_cases()}):
+        return f"{REPORT} not written: not every conformance test ran"
+    write(report(recorder), root / REPORT)
+    return f"conformance report written to {REPORT}"
 
 
 def write(content: Json, path: Path) -> None:

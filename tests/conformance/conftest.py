@@ -2,19 +2,20 @@
 
 The report is written only when every conformance test recorded its outcome: a
 run narrowed with ``-k`` or stopped early would publish part of the picture,
-so it leaves the previous report alone and says so. Under pytest-xdist every
-conformance test runs in one worker (``--dist loadgroup``), which writes the report.
+so it leaves the previous report alone and says so. Under pytest-xdist each
+worker hands what it recorded to the controller (``tests/conftest.py`` gathers
+it), which writes the report with ``conformance_report.conclude``.
 """
 
 from __future__ import annotations
 
-import pytest
-from backend_cases import backend_cases
-from conformance_report import Recorder, report, write
+import pickle
 
-REPORT = "build/conformance.json"  # relative to the repository root, where the site reads it
+import pytest
+from conformance_report import Recorder, conclude
+
 _RECORDER = pytest.StashKey[Recorder]()
-_MESSAGE = pytest.StashKey[str]()
+CONCLUSION = pytest.StashKey[str]()
 
 
 @pytest.fixture(scope="session")
@@ -23,29 +24,17 @@ def conformance(pytestconfig: pytest.Config) -> Recorder:
     return pytestconfig.stash.setdefault(_RECORDER, Recorder())
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    here = config.rootpath / "tests" / "conformance"
-    for item in items:
-        if item.path.is_relative_to(here):
-            item.add_marker(pytest.mark.xdist_group("conformance"))  # one recorder sees them all
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     recorder = session.config.stash.get(_RECORDER, None)
     if recorder is None:
-        return  # no conformance test ran
-    # backend_cases() is cached: calling it costs nothing once a backend test ran.
-    complete = bool(recorder.backend) and not recorder.missing({case.name for case in backend_cases()})
-    path = session.config.rootpath / REPORT
-    if not complete:
-        message = f"{REPORT} not written: not every conformance test ran"
-    else:
-        write(report(recorder), path)
-        message = f"conformance report written to {REPORT}"
-    session.config.stash[_MESSAGE] = message
+        return  # no conformance test ran here
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker: the controller concludes
+        session.config.workeroutput["conformance"] = pickle.dumps(recorder)
+        return
+    session.config.stash[CONCLUSION] = conclude(recorder, session.config.rootpath)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     """Says whether the report was written (this hook runs after pytest_sessionfinish)."""
-    if _MESSAGE in config.stash:
-        terminalreporter.write_sep("-", config.stash[_MESSAGE])
+    if CONCLUSION in config.stash:
+        terminalreporter.write_sep("-", config.stash[CONCLUSION])
