@@ -195,9 +195,8 @@ def build_site(session: nox.Session, *args: str) -> None:
     common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
     try:
         logged(session, "site", "sphinx-build", "-b", "html", *common, str(staging), *args)
-        output = logged(
-            session, "doctest", "sphinx-build", "-b", "doctest", *common, str(staging.with_name("doctest"))
-        )
+        doctest = staging.with_name("doctest")
+        logged(session, "doctest", "sphinx-build", "-b", "doctest", *common, str(doctest))
     except nox.command.CommandFailed:
         shutil.rmtree(staging, ignore_errors=True)
         raise
