@@ -194,7 +194,8 @@ def build_site(session: nox.Session, *args: str) -> None:
     sources = digest(SITE_INPUTS)  # as they are when the build starts
     common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
     try:
-        logged(session, "site", "sphinx-build", "-b", "html", *common, str(staging), *args)
+        # -a: write every page (into an empty folder Sphinx would write only the pages it read again)
+        logged(session, "site", "sphinx-build", "-b", "html", "-a", *common, str(staging), *args)
         doctest = staging.with_name("doctest")
         logged(session, "doctest", "sphinx-build", "-b", "doctest", *common, str(doctest))
     except nox.command.CommandFailed:
