@@ -39,10 +39,9 @@
     /* Filters above the traceability matrix: one select per column named in data-filters, applied on
        top of the needstable's own search, sort and paging. */
     function matrixFilters(box) {
-        const table = box.nextElementSibling && box.nextElementSibling.querySelector
-            ? (box.nextElementSibling.matches("table") ? box.nextElementSibling
-               : box.nextElementSibling.querySelector("table"))
-            : null;
+        /* the matrix is the first table after the box (needstable may have wrapped it) */
+        const table = Array.from(document.querySelectorAll("table.sonnx-matrix")).find(
+            (t) => box.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
         if (!table) { return; }
         const headers = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
         const widget0 = table.__needstable;

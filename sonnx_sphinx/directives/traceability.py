@@ -79,7 +79,9 @@ class TraceabilityMatrix(SiteDirective):
         self.build_data()
         columns = ";".join(f'{field} as "{title}"' for field, title, _ in MATRIX_COLUMNS)
         widths = ",".join(str(width) for _, _, width in MATRIX_COLUMNS)
-        filters = nodes.container(classes=["sonnx-matrix-filters"], **{"data-filters": ",".join(FILTERS)})
+        filters = nodes.raw(
+            "", f'<div class="sonnx-matrix-filters" data-filters="{",".join(FILTERS)}"></div>', format="html"
+        )
         table = self.render(
             [
                 "```{needtable}",
