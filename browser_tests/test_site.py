@@ -172,7 +172,7 @@ def test_requirement_anchor_leads_to_its_definition(browser: Browser, server: st
 
 OVERFLOW = """() => {
     /* Elements that stick out of the content column, outside any box that scrolls or clips them. */
-    const column = document.querySelector("article") || document.body;
+    const column = document.querySelector(".content") || document.body;  /* furo's column */
     const limit = column.getBoundingClientRect().right + 1;
     const bad = [];
     const clips = (el) => {
@@ -231,6 +231,9 @@ def test_the_matrix_filters_and_searches(browser: Browser, server: str) -> None:
     assert ids and all(i.startswith("CLIP_") for i in ids), ids
     page.select_option(".sonnx-matrix-filters select[data-column='Operator']", "")
     page.locator("label.needstable-search input").fill("GEN_")
+    page.wait_for_function(  # the widget filters once the typing pauses
+        "() => document.querySelector('table.sonnx-matrix tbody tr td').textContent.trim().startsWith('GEN_')"
+    )
     ids = table.locator("tbody tr td:first-child").all_inner_texts()
     assert ids and all(i.startswith("GEN_") for i in ids), ids
     page.close()

@@ -43,55 +43,51 @@
         const table = Array.from(document.querySelectorAll("table.sonnx-matrix")).find(
             (t) => box.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
         if (!table) { return; }
-        const headers = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
-        const widget0 = table.__needstable;
+        const widget = table.__needstable;
+        const enhanced = Boolean(widget && widget.groups && widget.update);
         /* the widget detaches the rows of other pages: read them from its groups */
-        const rows = widget0 && widget0.groups
-            ? widget0.groups.map((group) => group.lead)
+        const rows = enhanced ? widget.groups.map((group) => group.lead)
             : Array.from(table.querySelectorAll("tbody tr"));
+        const headers = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
         const chosen = {};
-        (box.getAttribute("data-filters") || "").split(",").forEach((name) => {
-            const column = headers.findIndex((header) => header === name || header.startsWith(name));
-            if (column < 0) { return; }
-            const values = new Set();
-            rows.forEach((row) => {
-                const cell = row.cells[column];
-                if (cell) { cell.textContent.split(",").forEach((v) => { if (v.trim()) { values.add(v.trim()); } }); }
-            });
-            const label = document.createElement("label");
-            label.textContent = name + " ";
-            const select = document.createElement("select");
-            select.setAttribute("data-column", name);
-            select.add(new Option("all", ""));
-            Array.from(values).sort().forEach((v) => select.add(new Option(v, v)));
-            select.addEventListener("change", () => {
-                chosen[column] = select.value;
-                refresh();
-            });
-            label.appendChild(select);
-            box.appendChild(label);
-        });
+        function values(cell) {
+            return cell ? cell.textContent.split(/[,;]/).map((v) => v.trim()).filter(Boolean) : [];
+        }
         function keep(row) {
-            return Object.keys(chosen).every((column) => {
-                const wanted = chosen[column];
-                if (!wanted) { return true; }
-                const cell = row.cells[column];
-                return cell && cell.textContent.split(",").some((v) => v.trim() === wanted);
-            });
+            return Object.keys(chosen).every((column) =>
+                !chosen[column] || values(row.cells[column]).includes(chosen[column]));
         }
         function refresh() {
-            const widget = table.__needstable;
-            if (widget && widget.groups) {
-                /* the widget filters, sorts and pages its groups: give it only the rows kept */
-                if (!widget.sonnxAll) {
-                    widget.sonnxAll = widget.groups;
-                }
-                widget.groups = widget.sonnxAll.filter((group) => keep(group.lead));
+            if (enhanced) {
                 widget.page = 0;
                 widget.update();
             } else {
                 rows.forEach((row) => { row.hidden = !keep(row); });
             }
+        }
+        (box.getAttribute("data-filters") || "").split(",").forEach((name) => {
+            const column = headers.findIndex((header) => header === name || header.startsWith(name));
+            if (column < 0) { return; }
+            const found = new Set();
+            rows.forEach((row) => values(row.cells[column]).forEach((v) => found.add(v)));
+            const label = document.createElement("label");
+            label.textContent = name + " ";
+            const select = document.createElement("select");
+            select.setAttribute("data-column", name);
+            select.add(new Option("all", ""));
+            Array.from(found).sort().forEach((v) => select.add(new Option(v, v)));
+            select.addEventListener("change", () => { chosen[column] = select.value; refresh(); });
+            label.appendChild(select);
+            box.appendChild(label);
+        });
+        if (enhanced) {
+            /* every update of the widget (search, sort, paging) sees only the rows the filters keep */
+            const update = widget.update.bind(widget);
+            widget.update = function () {
+                const all = this.groups;
+                this.groups = all.filter((group) => keep(group.lead));
+                try { update(); } finally { this.groups = all; }
+            };
         }
     }
 

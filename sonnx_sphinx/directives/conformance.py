@@ -25,7 +25,7 @@ from sphinx.util.typing import ExtensionMetadata
 
 from sonnx_spec import operators
 
-from ..myst import SiteDirective, code, escape, need, plural, rubric, table
+from ..myst import SiteDirective, code, details, escape, need, plural, rubric, table
 
 FORMAT = 2  # the report format this module reads (see tests/conformance/conformance_report.py)
 VERDICT_WORDS = {"agrees": "agree", "differs": "differ", "unsupported": "unsupported"}
@@ -174,7 +174,16 @@ def _divergences(report: Json, section: Json) -> list[str]:
 
 
 def topic_section(report: Json, op: str, topic: str, root: str = "") -> list[str]:
-    """What the engines do on one topic's cases: shown on an operator page beside the decision."""
+    """What the engines do on one topic's cases: shown on an operator page beside the decision, folded
+    with the page's other evidence."""
+    return details(
+        f"What the engines return: {topic}",
+        _topic_tables(report, op, topic, root),
+        classes="sonnx-trace sonnx-conformance-topic",
+    )
+
+
+def _topic_tables(report: Json, op: str, topic: str, root: str) -> list[str]:
     entries = [e for e in report["operators"][op]["divergences"] if e["topic"] == topic]
     engines = ", ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
     if not entries:

@@ -161,21 +161,27 @@ class ExampleDirective(SiteDirective):
         return [self._render(example, math_text, code)]
 
     def _render(self, example: Example, math_text: str, code: str) -> nodes.Node:
+        # The numbers as math beside the same call as Python (one under the other on a narrow screen).
         box = nodes.container(classes=["sonnx-example"])
         box += nodes.paragraph("", "", nodes.strong(text=f"Example: {example.title}"))
-        box += nodes.math_block(
+        body = nodes.container(classes=["sonnx-example-body"])
+        numbers = nodes.container(classes=["sonnx-example-math"])
+        numbers += nodes.math_block(
             math_text, math_text, docname=self.env.docname, number=None, label=None, nowrap=False
         )
-        box += live_inputs(example, list(self.content))
+        numbers += live_inputs(example, list(self.content))
         if example.error:
-            box += self.parse_text_to_nodes(f"The input is refused: {{need}}`{example.error}`.")
+            numbers += self.parse_text_to_nodes(f"The input is refused: {{need}}`{example.error}`.")
+        python = nodes.container(classes=["sonnx-example-code"])
         types = ", ".join(t.name for t in example.types)
-        box += nodes.paragraph(
+        python += nodes.paragraph(
             "",
             f"Checked during the build for {types}; as Python ({shown_type(example).name}):",
             classes=["sonnx-example-types"],
         )
-        box += nodes.doctest_block(code, code)
+        python += nodes.doctest_block(code, code)
+        body += [numbers, python]
+        box += body
         return box
 
 
