@@ -108,6 +108,15 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
             )
 
 
+def same_shape(operator: str, rule: str, **tensors: np.ndarray | np.generic) -> None:
+    """Refuse, naming ``rule``, tensors that do not all have the shape of the first one."""
+    (first, value), *others = tensors.items()
+    for name, other in others:
+        if other.shape != value.shape:
+            problem = f"{operator}: {name} has shape {other.shape} but {first} has shape {value.shape}"
+            raise SonnxError(rule, problem)
+
+
 def out_of_memory(
     operator: str, shape: tuple[int, ...] | None = None, dtype: np.dtype | None = None
 ) -> SonnxError:

@@ -228,3 +228,12 @@ def test_get_lists_the_known_operators() -> None:
 def other(X, S, *, gain):
     """Another."""
     return X
+
+
+def test_same_shape_names_the_rule_and_both_shapes() -> None:
+    from sonnx_spec.checks import same_shape
+
+    same_shape("op", "GR2", A=np.ones((2, 3)), B=np.ones((2, 3)), C=np.ones((2, 3)))
+    with raises_req("GR2") as info:
+        same_shape("op", "GR2", A=np.ones((2, 3)), B=np.ones((2, 3)), C=np.ones((3, 2)))
+    assert info.value.problem == "op: C has shape (3, 2) but A has shape (2, 3)"
