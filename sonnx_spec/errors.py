@@ -18,7 +18,7 @@ class SonnxError(ValueError):
     problem: str
     """What was wrong with which input, without the rule."""
 
-    def __init__(self, req_id: str, problem: str) -> None:
+    def __init__(self, req_id: str, problem: str):  # no "-> None": the API page would show a return type
         stated = rule(req_id)  # an unknown id is a bug of the reference: KeyError
         self.req_id = req_id
         self.problem = problem
