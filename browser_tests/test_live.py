@@ -10,8 +10,6 @@ to build/screenshots/.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import math
 import re
 import threading
@@ -19,8 +17,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
-from test_site import CHROMIUM, CHROMIUM_ARGS, SHOTS, SITE, QuietHandler, Visit
+from conftest import SHOTS, SITE, Visit
+from playwright.sync_api import Browser, Locator, Page, expect
 
 import sonnx_spec
 from sonnx_live.server import LiveServer
@@ -36,26 +34,6 @@ def live() -> Iterator[str]:
     server.shutdown()
     thread.join()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def plain() -> Iterator[str]:
-    """A plain file server: the site as an intranet would serve it."""
-    handler = functools.partial(QuietHandler, directory=str(SITE))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
-        thread = threading.Thread(target=httpd.serve_forever)
-        thread.start()
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-        httpd.shutdown()
-        thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def the_reference(X: list[float], L: float, M: float, dtype: type) -> tuple[str, str]:
@@ -165,12 +143,12 @@ def test_each_operator_page_carries_a_call_for_its_scratch_box(operator: str) ->
 
 @pytest.mark.parametrize("where", ["file", "plain server"])
 def test_without_the_live_server_a_page_says_how_and_shows_no_editor(
-    browser: Browser, plain: str, where: str
+    browser: Browser, server: str, where: str
 ) -> None:
     if where == "file":
         page, visit = open_page(browser, "file://", (SITE / "operators" / "clip.html").as_uri())
     else:  # a page with >>> snippets only
-        page, visit = open_page(browser, plain, f"{plain}/api.html")
+        page, visit = open_page(browser, server, f"{server}/api.html")
     hint = page.locator(".sonnx-live-hint")
     assert hint.count() == 1 and "nox -s serve" in hint.inner_text()
     assert page.locator("textarea, .sonnx-live, .sonnx-live-scratch-box").count() == 0

@@ -22,10 +22,15 @@ class summary(nodes.TextElement, nodes.General):
     pass
 
 
-class DetailsDirective(SphinxDirective):
+class TitledBlock(SphinxDirective):
+    """A directive of a title (its argument, spaces allowed) and a body."""
+
     required_arguments = 1
     final_argument_whitespace = True
     has_content = True
+
+
+class DetailsDirective(TitledBlock):
     option_spec: ClassVar = {"class": directives.class_option, "open": directives.flag}
 
     def run(self) -> list[nodes.Node]:

@@ -25,6 +25,7 @@ from sonnx_spec import SonnxError
 
 from ..example_language import LINE, TYPE_NAMES, Example, ExampleError, Value, check, parse_example
 from ..myst import SiteDirective
+from .details import TitledBlock
 
 logger = logging.getLogger(__name__)
 
@@ -129,10 +130,7 @@ def live_inputs(example: Example, body: list[str]) -> nodes.raw:
     )
 
 
-class ExampleDirective(SiteDirective):
-    required_arguments = 1
-    final_argument_whitespace = True
-    has_content = True
+class ExampleDirective(SiteDirective, TitledBlock):
     option_spec: ClassVar = {"types": directives.unchanged_required, "operator": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:

@@ -113,16 +113,6 @@ def sample_node(
     return SampleNode(op, node, inputs, outputs, feeds)
 
 
-def each_operator() -> pytest.MarkDecorator:
-    """Parametrize ``op`` and ``dtype`` over every operator and every type of its main type variable."""
-    params = [
-        pytest.param(op, dtype, id=f"{op.name}-{dtype.name}")
-        for op in OPERATORS
-        for dtype in op.dtypes(op.main_type)
-    ]
-    return pytest.mark.parametrize(("op", "dtype"), params)
-
-
 def not_in_profile() -> str:
     """An ONNX operator of the default domain that the profile does not specify (yet)."""
     specified = {op.onnx for op in OPERATORS}

@@ -11,14 +11,13 @@ import onnx
 import pytest
 from graphs import (
     OPERATORS,
-    each_operator,
     make_model,
     not_in_profile,
     sample_node,
     value_info,
 )
 from onnx import helper, numpy_helper
-from support import req
+from support import each_operator_and_type, req
 
 from sonnx_spec import Operator, check_model, rule, rules
 from sonnx_spec.models.check import DRY_RUN_LIMIT
@@ -40,14 +39,14 @@ def unary(op_type: str = "Abs", dtype: np.dtype = F32, **kwargs: object) -> onnx
 
 
 @req("GR1", "GR2", "GR3", "GR4", "GEN_C1", "MODEL_C1", "MODEL_C3", "MODEL_R1", "MODEL_C4")
-@each_operator()
+@each_operator_and_type()
 def test_a_node_of_every_operator_and_type_is_in_the_profile(op: Operator, dtype: np.dtype) -> None:
     report = check_model(sample_node(op, dtype).model())
     assert report.in_profile, [(f.rule, f.message) for f in report.findings]
 
 
 @req("GR4")
-@each_operator()
+@each_operator_and_type()
 def test_GR4_every_omitted_input_is_named_on_its_node(op: Operator, dtype: np.dtype) -> None:
     for position, tensor in enumerate(op.inputs):
         if tensor.variadic:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from graphs import each_operator, make_model, sample_node, value_info
+from graphs import make_model, sample_node, value_info
 from onnx import helper
-from support import ALL, raises_req, req
+from support import ALL, each_operator_and_type, raises_req, req
 
 import sonnx_spec
 from sonnx_spec import check_model, run_model
@@ -55,7 +55,7 @@ def test_MODEL_S1_special_floats_go_through_the_graph_unchanged() -> None:
 
 
 @req("MODEL_S1")
-@each_operator()
+@each_operator_and_type()
 def test_MODEL_S1_a_node_of_every_operator_gives_its_operator(
     op: sonnx_spec.Operator, dtype: np.dtype
 ) -> None:
