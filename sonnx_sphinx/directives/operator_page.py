@@ -64,7 +64,7 @@ def signature_math(op: Operator) -> str:
 def _shape(op: Operator, rank: int | None, rule: str | None) -> str:
     if rank == 0:
         return "a scalar" + (f" ({need(rule)})" if rule else "")
-    return f"rank {rank}" if rank is not None else "any"
+    return f"of rank {rank}" + (f" ({need(rule)})" if rule else "")
 
 
 def type_line(op: Operator) -> list[str]:
@@ -76,28 +76,20 @@ def type_line(op: Operator) -> list[str]:
     return [*lines, ""]
 
 
-def signature_table(op: Operator) -> list[str]:
-    rows = []
+def signature_list(op: Operator) -> list[str]:
+    """Each input, attribute and output: its name here and in ONNX, its type, its shape, what it is."""
+    lines = []
     for kind, tensors in (("input", op.inputs), ("output", op.outputs)):
         for t in tensors:
-            name = f"{t.name}0, {t.name}1, …" if t.variadic else t.name
-            onnx = f"`{t.onnx}`, …" if t.variadic else f"`{t.onnx}`"
-            rows.append(
-                [
-                    f"${name}$" if not t.variadic else name,
-                    kind,
-                    onnx,
-                    f"${t.type}$" if t.type in op.types else t.type,
-                    _shape(op, t.rank, t.rank_rule),
-                    escape(t.doc),
-                ]
-            )
+            name = rf"${t.name}_0, {t.name}_1, \dots$" if t.variadic else f"${t.name}$"
+            onnx = f"`{t.onnx}`, `{t.onnx[:-1]}1`, …" if t.variadic else f"`{t.onnx}`"
+            type_name = f"${t.type}$" if t.type in op.types else t.type
+            shape = "" if t.rank is None else f", {_shape(op, t.rank, t.rank_rule)}"
+            lines.append(f"- {name} ({kind} {onnx}, of type {type_name}{shape}): {escape(t.doc)}.")
     for a in op.attributes:
-        type_name = f"a tensor of ${a.type}$" if a.kind == "tensor" else a.kind
-        rows.append([f"$\\mathit{{{a.name}}}$", "attribute", f"`{a.onnx}`", type_name, "", escape(a.doc)])
-    return table(
-        ["Name", "Kind", "ONNX name", "Type", "Shape", "What it is"], rows, classes="sonnx-signature"
-    )
+        type_name = f"a tensor of type ${a.type}$" if a.kind == "tensor" else f"a {a.kind}"
+        lines.append(f"- $\\mathit{{{a.name}}}$ (attribute `{a.onnx}`, {type_name}): {escape(a.doc)}.")
+    return [*lines, ""]
 
 
 def general_rules(op: Operator, data: BuildData) -> list[str]:
@@ -155,7 +147,7 @@ class OperatorDirective(SiteDirective):
             signature_math(op),
             "$$",
             "",
-            *signature_table(op),
+            *signature_list(op),
             *type_line(op),
             *details("General rules", general_rules(op, data)),
         ]
