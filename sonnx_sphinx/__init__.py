@@ -35,7 +35,6 @@ EXTENSIONS = [
     "sonnx_sphinx.output.exports",
     "sonnx_sphinx.output.source_pages",
     "sonnx_sphinx.output.site_root_links",
-    "sonnx_sphinx.output.inline_svg",
     "sonnx_sphinx.output.why3_lexer",
     "sonnx_sphinx.output.jupyter_assets",
     "sonnx_sphinx.output.reproducible",

@@ -99,7 +99,8 @@ class TraceabilityMatrix(SiteDirective):
 class DerivationGraph(SiteDirective):
     """The general rules and what derives from them: an edge from a general rule to each operator whose
     drafts label it (Clip's R3 for GR1), and to each rule that cites it as its origin. Drawn by Graphviz
-    left to right, each node a link (the SVG is inlined by output.inline_svg, so its links work).
+    left to right at its own size, each node a link (Sphinx shows the SVG in an ``<object>``, where links
+    work; ``target="_top"`` opens them in the page, not in the drawing's frame).
 
     Without Graphviz's ``dot`` (only Python installed), the page says so instead of failing; in CI its
     absence is an error, as for every system tool."""
@@ -118,9 +119,7 @@ class DerivationGraph(SiteDirective):
                     "where this copy of the site was built."
                 )
             ]
-        return self.render(
-            ["```{graphviz}", ":class: sonnx-graph", "", *derivation_dot(self.build_data()), "```"]
-        )
+        return self.render(["```{graphviz}", "", *derivation_dot(self.build_data()), "```"])
 
 
 def _quote(text: str) -> str:
@@ -132,7 +131,7 @@ def derivation_dot(data: BuildData) -> list[str]:
         "digraph derivation {",
         "  rankdir=LR; ranksep=1.2; nodesep=0.15;",
         '  node [shape=box, style="rounded,filled", fillcolor="#f5f5f5", fontname="sans-serif",',
-        "        fontsize=11];",
+        '        fontsize=11, target="_top"];',
         '  edge [fontname="sans-serif", fontsize=9, color="#777777"];',
     ]
     used: set[str] = set()
