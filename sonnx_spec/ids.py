@@ -80,6 +80,5 @@ def in_goal_name(name: str, scopes: list[str]) -> list[str]:
         return []
     if match["gr"]:
         return [f"GR{match['gr']}"]
-    return sorted(
-        {f"{match['scope'].upper()}_{label.upper()}" for label in match["labels"].strip("_").split("_")}
-    )
+    labels = match["labels"].split("_")[1:]  # "_s1_s3" -> s1, s3
+    return sorted({f"{match['scope'].upper()}_{label.upper()}" for label in labels})

@@ -124,7 +124,7 @@ _ID_LINE = re.compile(r'^\s*id\s*=\s*"(?P<id>[^"]*)"', re.MULTILINE)
 
 def _id_lines(text: str) -> dict[str, int]:
     """The line of each ``id = "…"`` (tomllib keeps no positions)."""
-    return {match["id"]: text.count("\n", 0, match.start()) + 1 for match in _ID_LINE.finditer(text)}
+    return {match["id"]: text[: match.start()].count("\n") + 1 for match in _ID_LINE.finditer(text)}
 
 
 def _origin(text: str, rule_ids: set[str], sources: dict[str, Source], where: str) -> Origin:
