@@ -38,3 +38,8 @@ def test_bool_and_integers_compare_by_value() -> None:
     assert not same_result(np.array([True, False]), np.array([True, True]))
     big = np.array([2**64 - 1], np.uint64)
     assert not same_result(big, np.array([2**64 - 2], np.uint64))
+
+
+def test_a_signalling_nan_is_a_nan_without_a_warning() -> None:
+    signalling = np.array([0x7F81], np.uint16).view(ml_dtypes.bfloat16)  # exponent all ones, quiet bit clear
+    assert same_result(signalling, np.array([math.nan], ml_dtypes.bfloat16))  # tests turn warnings into errors
