@@ -96,6 +96,17 @@ def test_C1_C2_numpy_scalars_give_a_0d_array(dtype: np.dtype) -> None:
     assert_same(C, np.array(2, dtype))
 
 
+@req("GEN_E1")
+def test_GEN_E1_a_quotient_too_large_for_memory_is_refused() -> None:
+    huge = np.broadcast_to(np.ones((1, 1), np.float32), (2**30, 2**30))  # a view: no memory of its own
+    with raises_req("GEN_E1") as info:
+        div(huge, huge)
+    assert info.value.problem == (
+        "div: a result of shape (1073741824, 1073741824) and type float32 "
+        "does not fit in this machine's memory"
+    )
+
+
 # -- DIV_E1, DIV_E2: refused integer divisions ------------------------------------------------------
 
 
