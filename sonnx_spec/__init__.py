@@ -8,7 +8,9 @@ from .errors import SonnxError
 from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
+from .ops.div import div
 from .ops.max import max  # noqa: A004
+from .ops.sqrt import sqrt
 from .registry import Operator, operators
 from .requirements import Rule, rule, rules
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
@@ -24,10 +26,12 @@ __all__ = [
     "abs",
     "check_model",
     "clip",
+    "div",
     "max",
     "operators",
     "rule",
     "rules",
     "run_model",
+    "sqrt",
 ]
 __version__ = "0.2.0"

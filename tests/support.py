@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import gmpy2
 import ml_dtypes
 import numpy as np
 import pytest
@@ -214,3 +215,24 @@ def unchanged(*arrays: np.ndarray) -> Callable[[], None]:
             assert_same(np.asarray(after), np.asarray(before))
 
     return check
+
+
+# -- the correctly rounded oracle (MPFR) --------------------------------------
+
+
+def ieee_context(dtype: np.dtype) -> gmpy2.context:
+    """MPFR's arithmetic in ``dtype``: its significand bits, its exponent range, its subnormals.
+
+    MPFR writes a number as m·2^e with 1/2 ≤ m < 1, one more than IEEE 754's exponent: emax is
+    IEEE's emax + 1, and emin, for subnormal results, IEEE's emin − p + 2.
+    """
+    info = ml_dtypes.finfo(dtype)
+    precision = info.nmant + 1
+    emin = info.minexp - precision + 2
+    return gmpy2.context(precision=precision, emax=info.maxexp, emin=emin, subnormalize=True)
+
+
+def correctly_rounded(dtype: np.dtype, operation: str, *operands: float) -> float:
+    """The IEEE 754 ``operation`` (gmpy2's name: ``div``, ``sqrt``…) of exact operands, rounded once to
+    ``dtype`` (to nearest, ties to even) by MPFR; returned as a Python float, which holds it exactly."""
+    return float(getattr(ieee_context(dtype), operation)(*map(gmpy2.mpfr, operands)))
