@@ -5,7 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from graphs import each_operator, make_model, sample_node, value_info
+from graphs import each_operator, make_model, sample_node, tensor_type, value_info
 from onnx import helper
 from support import ALL, raises_req, req
 
@@ -65,7 +65,7 @@ def test_MODEL_S1_a_node_of_every_operator_gives_its_operator(
     kwargs = {a.name: 0.5 if a.kind == "float" else 1 for a in op.attributes if a.kind != "tensor"}
     for attribute in op.attributes:
         if attribute.kind == "tensor":
-            kwargs[attribute.name] = np.ones((2, 3), op.dtypes(attribute.type or "")[0])
+            kwargs[attribute.name] = np.ones((2, 3), tensor_type(op, attribute.type or "", dtype))
     expected = op.function(*args, **kwargs)
     assert same_result(outputs[sample.outputs[0].name], expected)
 
