@@ -8,6 +8,7 @@ from .errors import SonnxError
 from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
+from .ops.less import less
 from .ops.max import max  # noqa: A004
 from .registry import Operator, operators
 from .requirements import Rule, rule, rules
@@ -24,6 +25,7 @@ __all__ = [
     "abs",
     "check_model",
     "clip",
+    "less",
     "max",
     "operators",
     "rule",
