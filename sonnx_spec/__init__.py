@@ -10,6 +10,7 @@ from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
 from .ops.less import less
 from .ops.max import max  # noqa: A004
+from .ops.where import where
 from .registry import Operator, operators
 from .requirements import Rule, rule, rules
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
@@ -31,5 +32,6 @@ __all__ = [
     "rule",
     "rules",
     "run_model",
+    "where",
 ]
 __version__ = "0.2.0"
