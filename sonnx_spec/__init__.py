@@ -8,6 +8,7 @@ from .errors import SonnxError
 from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
+from .ops.constant import constant
 from .ops.less import less
 from .ops.max import max  # noqa: A004
 from .ops.where import where
@@ -26,6 +27,7 @@ __all__ = [
     "abs",
     "check_model",
     "clip",
+    "constant",
     "less",
     "max",
     "operators",
