@@ -67,9 +67,11 @@ def tensors_of(op: Operator, arguments: Mapping[str, Any]) -> list[tuple[str, st
 def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
     """Refuse an argument that breaks a general rule, in the order a reader would check it."""
     tensors = tensors_of(op, arguments)
+    attributes = {a.name for a in op.attributes}
     for name, _, value in tensors:
         if value is None:
-            raise SonnxError("GR4", f"{op.name}: input {name} is not given")
+            kind = "attribute" if name in attributes else "input"  # a tensor attribute is still an attribute
+            raise SonnxError("GR4", f"{op.name}: {kind} {name} is not given")
     for attribute in op.attributes:
         if arguments[attribute.name] is None:
             raise SonnxError("GR4", f"{op.name}: attribute {attribute.name} is not given")

@@ -99,10 +99,11 @@ class Operator:
 
     @property
     def main_type(self) -> str:
-        """The type variable of the first input (of the first attribute for Constant)."""
-        first = self.inputs[0].type if self.inputs else self.attributes[0].type
-        assert first is not None
-        return first
+        """The type variable of the first tensor a type variable types: an input, or a tensor attribute
+        for an operator without inputs; a tensor of a fixed type (bool) is passed over, since the types
+        the operator is specified for are those of its type variables."""
+        typed = [t.type for t in self.inputs] + [a.type for a in self.attributes if a.type]
+        return next((name for name in typed if name in self.types), typed[0])
 
     def input_names(self, count: int) -> list[str]:
         """The names of the inputs of a call with ``count`` of them: X, L, M; or X0, X1, … for Max."""

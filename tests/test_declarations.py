@@ -105,6 +105,22 @@ def test_variadic_inputs_and_attribute_types() -> None:
     assert op.main_type == "T" and op.families == ("float",) and op.input_names(0) == []
 
 
+def test_the_main_type_passes_over_a_first_input_of_a_fixed_type() -> None:
+    def choose(C, X):
+        """X where C."""
+        return X
+
+    op = operator(
+        choose,
+        onnx="Choose",
+        version=1,
+        inputs=(Tensor("C", "condition", "bool"), Tensor("X", "x", "T")),
+        outputs=(Tensor("Y", "y", "T"),),
+        types={"T": ("unsigned",)},
+    ).operator
+    assert op.main_type == "T" and op.dtypes(op.main_type)[0] == np.dtype(np.uint8)
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -184,7 +200,10 @@ def test_the_general_rules_check_attributes_and_declared_ranks() -> None:
     assert info.value.problem == "weigh: attribute alpha is not given"
     with raises_req("GR4") as info:
         checked(X, B, alpha=0.5, table=None)
-    assert info.value.problem == "weigh: input table is not given"
+    assert info.value.problem == "weigh: attribute table is not given"
+    with raises_req("GR4") as info:
+        checked(None, B, alpha=0.5, table=table)
+    assert info.value.problem == "weigh: input X is not given"
     with raises_req("GEN_C1") as info:
         checked(X, B, alpha=1, table=table)
     assert info.value.problem == "weigh: attribute alpha is a int, not a float"

@@ -42,4 +42,6 @@ def test_bool_and_integers_compare_by_value() -> None:
 
 def test_a_signalling_nan_is_a_nan_without_a_warning() -> None:
     signalling = np.array([0x7F81], np.uint16).view(ml_dtypes.bfloat16)  # exponent all ones, quiet bit clear
-    assert same_result(signalling, np.array([math.nan], ml_dtypes.bfloat16))  # tests turn warnings into errors
+    assert same_result(
+        signalling, np.array([math.nan], ml_dtypes.bfloat16)
+    )  # tests turn warnings into errors

@@ -56,7 +56,7 @@ def onnx_url(op: Operator) -> str:
 def signature_math(op: Operator) -> str:
     inputs = ", ".join(rf"{t.name}_0, \dots, {t.name}_{{n-1}}" if t.variadic else t.name for t in op.inputs)
     attributes = ", ".join(rf"\mathit{{{a.name}}}" for a in op.attributes)
-    arguments = inputs + (rf";\ {attributes}" if attributes else "")
+    arguments = r";\ ".join(part for part in (inputs, attributes) if part)  # either may be empty
     name = op.name.replace("_", r"\_")
     return rf"{', '.join(t.name for t in op.outputs)} = \mathrm{{{name}}}({arguments})"
 

@@ -25,6 +25,8 @@ class SpecialValuesDirective(SiteDirective):
 
     def run(self) -> list[nodes.Node]:
         op = self.build_data().operators[self.operator_name()]
+        if not op.inputs:
+            raise self.error(f"{op.name} has no input: a special-values table has no input to vary")
         cases: dict[str, list[tuple[str, ...]]] = {}
         for line in filter(None, (raw.strip() for raw in self.content)):
             family, _, values = line.partition(":")

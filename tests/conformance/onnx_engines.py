@@ -50,16 +50,19 @@ def ir_version(opset: int) -> int:
     return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
 
 
-def output_type(op: str, dtype: np.dtype) -> np.dtype:
-    """The element type of ``op``'s output when its first tensor has ``dtype``."""
+def output_type(op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[str, Any]) -> np.dtype:
+    """The element type of ``op``'s output for inputs of the given types (None: omitted): its fixed
+    type (bool), or that of the first tensor its type variable types, an input or a tensor attribute
+    (never an input of a fixed type that comes first)."""
     spec = operators()[op]
-    output = spec.outputs[0].type
-    return dtype if output == spec.main_type else spec.dtypes(output)[0]
-
-
-def first_dtype(inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> np.dtype:
-    tensors = [*inputs, *(a for a in attributes.values() if isinstance(a, np.ndarray))]
-    return next(value.dtype for value in tensors if value is not None)
+    wanted = spec.outputs[0].type
+    if wanted not in spec.types:
+        return spec.dtypes(wanted)[0]
+    variadic = bool(spec.inputs) and spec.inputs[0].variadic
+    types = [spec.inputs[0].type] * len(inputs) if variadic else [t.type for t in spec.inputs]
+    typed = list(zip(types, inputs, strict=True))
+    typed += [(a.type, np.asarray(attributes[a.name]).dtype) for a in spec.attributes if a.kind == "tensor"]
+    return next(dtype for type_name, dtype in typed if type_name == wanted and dtype is not None)
 
 
 def one_node_model(
@@ -75,15 +78,12 @@ def one_node_model(
         else attributes[spec_attr.name]
         for spec_attr in spec.attributes
     }
-    dtype = next((t for t in present if t is not None), None)
-    if dtype is None:
-        dtype = first_dtype([], attributes)
     inputs = [
         helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t), None)
         for name, t in zip(names, present, strict=True)
         if t is not None
     ]
-    output = helper.np_dtype_to_tensor_dtype(output_type(op, dtype))
+    output = helper.np_dtype_to_tensor_dtype(output_type(op, present, attributes))
     graph = helper.make_graph(
         [helper.make_node(spec.onnx, names, ["y"], **values)],
         f"sonnx_{op}",
@@ -95,7 +95,8 @@ def one_node_model(
 
 
 class CannotFeed(Exception):
-    """The engine's API takes no array of the inputs' type: the type is unsupported, not the input refused."""
+    """The engine's API takes no array of the inputs' type, or gives none of the output's: the type is
+    unsupported, not the input refused."""
 
 
 def feeds(inputs: Sequence[np.ndarray | None]) -> dict[str, np.ndarray]:
@@ -177,7 +178,12 @@ class OnnxRuntime(Engine):
         except RuntimeError as error:  # bfloat16: its Python API knows no ml_dtypes array
             dtype = next(iter(feeds.values())).dtype
             raise CannotFeed(f"its Python API takes no {dtype} array ({shorten(error, 100)})") from error
-        return session.run_with_ort_values(None, values)[0].numpy()
+        output = session.run_with_ort_values(None, values)[0]
+        try:
+            return output.numpy()
+        except RuntimeError as error:  # a bfloat16 output of a model without inputs: not readable either
+            element = output.data_type().removeprefix("tensor(").removesuffix(")")
+            raise CannotFeed(f"its Python API gives no {element} array ({shorten(error, 100)})") from error
 
 
 class Numpy(Engine):
@@ -186,7 +192,7 @@ class Numpy(Engine):
     version = np.__version__
 
     def run(self, op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
-        dtype = output_type(op, first_dtype(inputs, attributes))
+        dtype = output_type(op, [None if v is None else v.dtype for v in inputs], attributes)
         try:
             with np.errstate(all="ignore"):  # NaN and overflow are inputs here, not accidents
                 output = np.asarray(numpy_function(op)(*inputs, **attributes))

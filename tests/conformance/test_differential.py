@@ -18,17 +18,19 @@ from functools import cache
 import numpy as np
 import pytest
 from conformance_report import CaseOutcome, Recorder
-from onnx_engines import ENGINES, Engine, Result
+from onnx import helper
+from onnx_engines import ENGINES, Engine, Result, one_node_model
 from operator_cases import ORDINARY, Case, cases, modules, topics
 from spec_comparison import agrees, run_spec
+from support import each_operator_and_type, sample_call
 
-from sonnx_spec import operators, rule
+from sonnx_spec import Operator, operators, rule
 
 # What "unsupported" may mean: the engine has no kernel for the type, or cannot take
 # the type's arrays. Any other failure to load a model is a bug of these tests.
 NO_KERNEL = re.compile(
     r"NOT_IMPLEMENTED : Could not find an implementation|INVALID_GRAPH : .*Type Error: Type 'tensor\(\w+\)'"
-    r"|takes no bfloat16 array|^no \w+ kernel: numpy computes"
+    r"|(takes|gives) no bfloat16 array|^no \w+ kernel: numpy computes"
 )
 
 
@@ -104,3 +106,12 @@ def test_no_divergence_is_explained_on_ordinary_inputs() -> None:
 def test_each_explanation_cites_a_rule_of_its_operator_and_one_of_its_topics(op: str, topic: str) -> None:
     assert topic in modules()[op].TOPICS and topic in topics()
     assert rule(modules()[op].EXPLAINED[topic].rule).operator in (op, "general")
+
+
+@each_operator_and_type()
+def test_the_one_node_model_declares_the_output_type_the_spec_gives(op: Operator, dtype: np.dtype) -> None:
+    """Whatever the signature: an output of a fixed type, a first input of a fixed type, no input at all."""
+    args, kwargs = sample_call(op, dtype)
+    model = one_node_model(op.name, [a.dtype for a in args], kwargs)
+    declared = model.graph.output[0].type.tensor_type.elem_type
+    assert declared == helper.np_dtype_to_tensor_dtype(op.function(*args, **kwargs).dtype)

@@ -17,6 +17,7 @@ import numpy as np
 import onnx
 import pytest
 from onnx import helper, numpy_helper
+from support import tensor_type
 
 from sonnx_spec import Operator, operators
 
@@ -62,12 +63,6 @@ def make_model(
     return helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version(opset)
     )
-
-
-def tensor_type(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
-    """The type of a tensor typed ``type_name`` when the operator's main type variable is ``dtype``."""
-    allowed = op.dtypes(type_name)
-    return dtype if dtype in allowed else allowed[0]
 
 
 @dataclass

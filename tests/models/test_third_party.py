@@ -17,7 +17,9 @@ import numpy as np
 import onnx
 import pytest
 from graphs import OPERATORS, requires
+from onnx import numpy_helper
 from onnx.backend.test.case.node import collect_testcases
+from onnx.helper import get_attribute_value
 from support import req
 
 from sonnx_spec import check_model, run_model
@@ -88,13 +90,24 @@ def test_backend_models_of_specified_operators_run_as_their_operators_called_one
                 continue
             values = dict(feeds)
             for node in graph.node:  # one node after another: the generators write them in order
-                op = SPECIFIED[node.op_type]
-                result = op.function(*(values[i] for i in node.input))
-                values[node.output[0]] = result
+                values[node.output[0]] = _called(node, values)
             for output in graph.output:
                 assert same_result(outputs[output.name], values[output.name]), name
             ran += 1
     assert ran >= 10 and refused >= 1, (ran, refused)
+
+
+def _called(node: onnx.NodeProto, values: dict) -> np.ndarray:
+    """The node's operator called on its inputs and on its attributes, by the profile's names."""
+    op = SPECIFIED[node.op_type]
+    given = {a.name: a for a in node.attribute}
+    attributes = {
+        a.name: numpy_helper.to_array(given[a.onnx].t)
+        if a.kind == "tensor"
+        else get_attribute_value(given[a.onnx])
+        for a in op.attributes
+    }
+    return op.function(*(values[i] for i in node.input), **attributes)
 
 
 # -- scikit-learn models converted by skl2onnx ---------------------------------------------------
