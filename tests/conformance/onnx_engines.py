@@ -152,9 +152,9 @@ class OnnxReference(Engine):
 
     def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> np.ndarray:
         assert isinstance(session, ReferenceEvaluator)
-        # ml_dtypes' bfloat16 kernels flag NaN operands as "invalid", a warning
-        # (an error under filterwarnings); NaN is an ordinary input here.
-        with np.errstate(invalid="ignore"):
+        # numpy flags an overflow, and ml_dtypes' bfloat16 kernels NaN operands, with a warning
+        # (an error under filterwarnings); NaN and overflow are ordinary inputs here, as for numpy.
+        with np.errstate(all="ignore"):
             return session.run(None, feeds)[0]
 
 
