@@ -9,6 +9,7 @@ from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
 from .ops.max import max  # noqa: A004
+from .ops.neg import neg
 from .registry import Operator, operators
 from .requirements import Rule, rule, rules
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
@@ -25,6 +26,7 @@ __all__ = [
     "check_model",
     "clip",
     "max",
+    "neg",
     "operators",
     "rule",
     "rules",
