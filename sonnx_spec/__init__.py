@@ -10,6 +10,9 @@ from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
 from .ops.max import max  # noqa: A004
 from .ops.neg import neg
+from .ops.relu import relu
+from .ops.neg import neg
+from .ops.relu import relu
 from .registry import Operator, operators
 from .requirements import Rule, rule, rules
 from .types import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES
@@ -27,7 +30,9 @@ __all__ = [
     "clip",
     "max",
     "neg",
+    "neg",
     "operators",
+    "relu",
     "rule",
     "rules",
     "run_model",
