@@ -8,9 +8,8 @@ from .errors import SonnxError
 from .models import check_model, run_model
 from .ops.abs import abs  # noqa: A004 - the operators' names
 from .ops.clip import clip
+from .ops.leaky_relu import leaky_relu
 from .ops.max import max  # noqa: A004
-from .ops.neg import neg
-from .ops.relu import relu
 from .ops.neg import neg
 from .ops.relu import relu
 from .registry import Operator, operators
@@ -28,8 +27,8 @@ __all__ = [
     "abs",
     "check_model",
     "clip",
+    "leaky_relu",
     "max",
-    "neg",
     "neg",
     "operators",
     "relu",
