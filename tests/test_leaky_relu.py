@@ -20,7 +20,7 @@ from onnx import helper
 from support import FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import leaky_relu
-from sonnx_spec.ops.leaky_relu import float32_rounded_to_odd
+from sonnx_spec.ops.leaky_relu import float32_rounded_to_odd, rounded_to
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 FORMATS = {  # precision, and MPFR's emin and emax (values are m·2^e with 1/2 ≤ m < 1)
@@ -295,3 +295,16 @@ def test_S3_rounding_to_odd_into_float32() -> None:
         math.inf,
     ]
     assert odd[:8].tolist() == wanted and math.isnan(odd[8])
+
+
+@req("LEAKYRELU_S3")
+@FLOATS
+def test_S3_a_float64_value_is_rounded_once_into_each_type(dtype: np.dtype) -> None:
+    """The helper behind the product: its result is of the type, and is MPFR's rounding of the value."""
+    values = np.array(
+        [-144.50000405311584, 1 + 2.0**-9 + 2.0**-30, 65519.0, 3.0e38, 1e-300, -0.0, math.inf, math.nan]
+    )
+    Y = rounded_to(values, dtype)
+    assert type(Y) is np.ndarray and Y.dtype == dtype
+    wanted = [rounded(v, dtype) for v in values]
+    assert_same(Y, np.array(wanted, np.float64).astype(dtype))

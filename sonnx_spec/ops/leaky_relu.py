@@ -39,24 +39,24 @@ def float32_rounded_to_odd(exact: np.ndarray) -> np.ndarray:
     """
     with np.errstate(over="ignore"):  # beyond float32's range: an infinity, stepped back below
         nearest = exact.astype(np.float32)  # to nearest; its last bit is fixed below where it is inexact
-    bits = nearest.view(np.uint32)
     wide = nearest.astype(np.float64)
     away = np.abs(wide) > np.abs(exact)  # rounded away from zero (an infinity included): step back
-    bits[away] -= np.uint32(1)  # one unit in the last place toward zero: the truncated value
     inexact = (wide != exact) & ~np.isnan(exact)
-    bits[inexact] |= np.uint32(1)  # of the truncated value and the next one, the odd one
-    return nearest
+    truncated = nearest.view(np.uint32) - away  # one unit in the last place toward zero, where away
+    return (truncated | inexact).view(np.float32)  # of the truncated value and the next one, the odd one
 
 
 def rounded_to(exact: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Float64 values rounded once to ``dtype``, to nearest, ties to even.
 
-    ml_dtypes casts float64 to bfloat16 through float32 to nearest, which rounds twice (and numpy's
-    float16 has no guarantee either): for these types, round to odd in float32 first.
+    ml_dtypes casts float64 to bfloat16 through float32 to nearest, which rounds twice: for float16 and
+    bfloat16 the value is first rounded to odd in float32, which leaves the second rounding the only one
+    (one argument for both types, whatever route numpy's own float64 to float16 cast takes).
     """
-    if dtype in NARROW_TYPES:
-        return float32_rounded_to_odd(exact).astype(dtype)
-    return exact.astype(dtype)  # float32: one IEEE rounding; float64: nothing to round
+    with np.errstate(over="ignore"):  # beyond the type's range: an infinity, as IEEE 754 rounds it
+        if dtype in NARROW_TYPES:
+            return float32_rounded_to_odd(exact).astype(dtype)
+        return exact.astype(dtype)  # float32: one IEEE rounding; float64: nothing to round
 
 
 def leaky_relu(X: Array, *, alpha: float | np.generic) -> np.ndarray:
@@ -75,14 +75,17 @@ def leaky_relu(X: Array, *, alpha: float | np.generic) -> np.ndarray:
     array([ 6.  , -4.75, 35.  ], dtype=float32)
     """
     alpha32 = stored_alpha(alpha)
-    Y = np.array(X, copy=True)  # LEAKYRELU_C1, LEAKYRELU_C2: X's shape and type; X[i] where X[i] ≥ 0
     with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
-        negative = X < 0  # LEAKYRELU_S1: false for −0 and NaN, which stay as they are
-    # LEAKYRELU_S1: α·X[i] is exact in float64 for float16, bfloat16 and float32 (at most 24 + 24 bits,
-    # exponents within ±300), and one IEEE multiplication for float64; it is then rounded once.
+        negative = X < 0  # LEAKYRELU_S1: false for −0 and NaN, which are kept
+    # LEAKYRELU_S1, LEAKYRELU_S3: α′·X[i] is exact in float64 for float16, bfloat16 and float32 (at most
+    # 24 + 24 bits, exponents within ±300), and one IEEE multiplication for float64; rounded once.
     with np.errstate(invalid="ignore", over="ignore"):  # 0·∞ is NaN and a product may overflow: IEEE's
-        exact = np.float64(alpha32) * np.asarray(X, np.float64)[negative]
-        Y[negative] = rounded_to(exact, X.dtype)
+        product = rounded_to(np.asarray(X, np.float64) * alpha32, X.dtype)  # float64 · float32: float64
+    # LEAKYRELU_S1: the product where X[i] < 0, X[i] itself elsewhere, bit for bit. Of the two bit
+    # patterns one is multiplied by 1 and the other by 0: a selection without a branch per element.
+    bits = np.dtype(f"u{X.dtype.itemsize}")
+    Y = np.empty(X.shape, X.dtype)  # LEAKYRELU_C1, LEAKYRELU_C2: X's shape and type
+    np.add(np.asarray(X).view(bits) * ~negative, product.view(bits) * negative, out=Y.view(bits))
     return Y
 
 

@@ -22,10 +22,13 @@ def relu(X: Array) -> np.ndarray:
     >>> sonnx_spec.relu(np.array([6, -9, 35], dtype=np.int32))
     array([ 6,  0, 35], dtype=int32)
     """
-    Y = np.array(X, copy=True)  # RELU_C1, RELU_C2: X's shape and type; X[i] where X[i] ≥ 0 (RELU_S1)
     with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
-        negative = X < 0  # RELU_S2: false for −0 and for NaN, which stay as they are
-    Y[negative] = 0  # RELU_S1: +0 for the floating-point types
+        kept = ~(X < 0)  # RELU_S1, RELU_S2: X[i] ≥ 0, and −0 and NaN, which are not < 0
+    # RELU_S1: X[i] where kept, bit for bit; 0 elsewhere, every bit 0: the integer 0, or +0 (RELU_S2).
+    # Multiplying the bit patterns by 1 or 0 selects without a branch per element.
+    bits = np.dtype(f"u{X.dtype.itemsize}")
+    Y = np.empty(X.shape, X.dtype)  # RELU_C1, RELU_C2: X's shape and type
+    np.multiply(np.asarray(X).view(bits), kept, out=Y.view(bits))
     return Y
 
 
