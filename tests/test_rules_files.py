@@ -111,6 +111,19 @@ def test_a_rules_file_declares_rules_sources_labels_and_retired_ids() -> None:
     assert [r.id for r in found.of("general")] == ["GR4"]
 
 
+def test_an_operator_whose_name_has_underscores_has_ids_without_them() -> None:
+    found = load(operator=OPERATOR.replace("OP_", "TWOWORDS_"), scope="two_words")
+    assert [(r.id, r.operator, r.page) for r in found.of("two_words")] == [
+        ("TWOWORDS_C1", "two_words", "operators/two_words"),
+        ("TWOWORDS_S1", "two_words", "operators/two_words"),
+    ]
+    with pytest.raises(RulesFileError, match="TWO_WORDS_S1: 'TWO_WORDS_S1' is not a rule id"):
+        load(
+            operator=OPERATOR.replace('"OP_S1"', '"TWO_WORDS_S1"').replace("OP_", "TWOWORDS_"),
+            scope="two_words",
+        )
+
+
 def test_model_rules_belong_on_the_models_page() -> None:
     found = load(operator=OPERATOR.replace("OP_", "MODEL_"), scope="model")
     assert found.rules["MODEL_C1"].page == "models"

@@ -23,6 +23,17 @@ def test_floats_compare_bit_for_bit_with_all_nans_alike(dtype) -> None:
     assert not same_result(np.array([1.0, 2.0], dtype), np.array([1.0, math.nan], dtype))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_a_signalling_nan_is_a_nan_like_any_other(dtype) -> None:
+    bits = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    exponent = {2: 0x7C00, 4: 0x7F800000, 8: 0x7FF0000000000000}[bits.itemsize]
+    if dtype is ml_dtypes.bfloat16:
+        exponent = 0x7F80
+    signalling = np.array([exponent | 1, 1], bits).view(dtype)  # its quiet bit is 0
+    assert same_result(signalling, np.array([math.nan, signalling[1]], dtype))  # and no warning
+    assert not same_result(signalling, np.array([1.0, signalling[1]], dtype))
+
+
 def test_type_and_shape_must_match() -> None:
     a = np.array([1, 2], np.int32)
     assert same_result(a, np.array([1, 2], np.int32))

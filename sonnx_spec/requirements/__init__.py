@@ -146,7 +146,7 @@ def _rule(raw: dict, operator: str, context: _Context, location: Location) -> Ru
         parsed = ids.parse(rid)
     except ValueError as error:
         raise RulesFileError(f"{where}: {error}") from None
-    if parsed.scope != operator:
+    if parsed.scope != ids.scope_prefix(operator).lower():  # leaky_relu's ids are LEAKYRELU_*
         raise RulesFileError(f"{where}: an id of {parsed.scope}, declared in the file of {operator}")
     families = tuple(raw.get("families", ()))
     if not families or not set(families) <= set(FAMILY_NAMES):

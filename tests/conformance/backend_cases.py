@@ -62,10 +62,10 @@ def backend_cases() -> tuple[BackendCase, ...]:
 
 
 def _attributes(node) -> dict:
-    """The node's attributes by the profile's names: floats as floats, tensors as arrays."""
+    """The node's attributes by the profile's names: floats as floats, tensors as arrays, None if omitted."""
     spec = operators()[OPERATORS[node.op_type]]
     by_onnx = {a.onnx: a for a in spec.attributes}
-    found = {}
+    found: dict = {a.name: None for a in spec.attributes}  # one the node omits is None, as for inputs
     for attribute in node.attribute:
         if attribute.name not in by_onnx:  # an attribute the profile does not have: the spec refuses it
             found[attribute.name] = attribute

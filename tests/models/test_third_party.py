@@ -12,17 +12,16 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from functools import cache
+from typing import Any
 
 import numpy as np
 import onnx
 import pytest
 from graphs import OPERATORS, requires
-from onnx import numpy_helper
 from onnx.backend.test.case.node import collect_testcases
-from onnx.helper import get_attribute_value
 from support import req
 
-from sonnx_spec import check_model, run_model
+from sonnx_spec import Operator, check_model, run_model
 from sonnx_spec.compare import same_result
 from sonnx_spec.models import ModelRefused, NodeError
 from sonnx_spec.models.graph import ONNX_DOMAINS
@@ -75,6 +74,15 @@ def _profile_cases() -> list[str]:
     )
 
 
+def attributes_of(op: Operator, node: onnx.NodeProto) -> dict[str, Any]:
+    """The node's attributes by the profile's names, read with onnx's helper; None where omitted."""
+    given = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    found = {spec.name: given.get(spec.onnx) for spec in op.attributes}
+    return {
+        k: onnx.numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in found.items()
+    }
+
+
 @req("MODEL_S1")
 def test_backend_models_of_specified_operators_run_as_their_operators_called_one_by_one() -> None:
     ran = refused = 0
@@ -90,24 +98,14 @@ def test_backend_models_of_specified_operators_run_as_their_operators_called_one
                 continue
             values = dict(feeds)
             for node in graph.node:  # one node after another: the generators write them in order
-                values[node.output[0]] = _called(node, values)
+                op = SPECIFIED[node.op_type]
+                values[node.output[0]] = op.function(
+                    *(values[i] for i in node.input), **attributes_of(op, node)
+                )
             for output in graph.output:
                 assert same_result(outputs[output.name], values[output.name]), name
             ran += 1
     assert ran >= 10 and refused >= 1, (ran, refused)
-
-
-def _called(node: onnx.NodeProto, values: dict) -> np.ndarray:
-    """The node's operator called on its inputs and on its attributes, by the profile's names."""
-    op = SPECIFIED[node.op_type]
-    given = {a.name: a for a in node.attribute}
-    attributes = {
-        a.name: numpy_helper.to_array(given[a.onnx].t)
-        if a.kind == "tensor"
-        else get_attribute_value(given[a.onnx])
-        for a in op.attributes
-    }
-    return op.function(*(values[i] for i in node.input), **attributes)
 
 
 # -- scikit-learn models converted by skl2onnx ---------------------------------------------------

@@ -1,0 +1,100 @@
+"""LeakyRelu (ONNX LeakyRelu-16 in the SONNX profile): Y[i] = X[i] if X[i] ≥ 0, else α·X[i]."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from ..errors import SonnxError
+from ..registry import Attribute, Tensor, operator
+
+Array = np.ndarray | np.generic
+NARROW_TYPES = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+"""The types with at most p = 11 bits of precision: a float32 rounded to odd rounds to them exactly once."""
+
+
+def stored_alpha(alpha: float | np.generic) -> np.float32:
+    """The float32 ONNX stores for ``alpha``: the nearest one, ties to even (LEAKYRELU_S2).
+
+    A finite alpha that float32 would round to an infinity is refused (LEAKYRELU_C3).
+    """
+    with np.errstate(over="ignore"):  # an overflow is refused below, naming the rule
+        alpha32 = np.float32(alpha)  # one rounding from alpha's own type, as ONNX's serialization does
+    if np.isinf(alpha32) and np.isfinite(alpha):
+        raise SonnxError(
+            "LEAKYRELU_C3",
+            f"leaky_relu: alpha is {alpha!r}, beyond the range of float32, in which ONNX stores it "
+            f"(its nearest float32 is {alpha32})",
+        )
+    return alpha32
+
+
+def float32_rounded_to_odd(exact: np.ndarray) -> np.ndarray:
+    """Each float64 rounded to float32 *to odd*: itself if float32 holds it, else the one of its two
+    float32 neighbours whose last bit is 1 (for a value beyond float32's range, ±max, which is odd).
+
+    Rounding to odd at p + 2 bits or more, then to nearest at p bits, is rounding to nearest once
+    (Boldo and Melquiond, 2008): float32's 24 bits are 13 more than float16's 11, 16 more than
+    bfloat16's 8, at every exponent of these types, subnormal ones included.
+    """
+    with np.errstate(over="ignore"):  # beyond float32's range: an infinity, stepped back below
+        nearest = exact.astype(np.float32)  # to nearest; its last bit is fixed below where it is inexact
+    wide = nearest.astype(np.float64)
+    away = np.abs(wide) > np.abs(exact)  # rounded away from zero (an infinity included): step back
+    inexact = (wide != exact) & ~np.isnan(exact)
+    truncated = nearest.view(np.uint32) - away  # one unit in the last place toward zero, where away
+    return (truncated | inexact).view(np.float32)  # of the truncated value and the next one, the odd one
+
+
+def rounded_to(exact: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Float64 values rounded once to ``dtype``, to nearest, ties to even.
+
+    ml_dtypes casts float64 to bfloat16 through float32 to nearest, which rounds twice: for float16 and
+    bfloat16 the value is first rounded to odd in float32, which leaves the second rounding the only one
+    (one argument for both types, whatever route numpy's own float64 to float16 cast takes).
+    """
+    with np.errstate(over="ignore"):  # beyond the type's range: an infinity, as IEEE 754 rounds it
+        if dtype in NARROW_TYPES:
+            return float32_rounded_to_odd(exact).astype(dtype)
+        return exact.astype(dtype)  # float32: one IEEE rounding; float64: nothing to round
+
+
+def leaky_relu(X: Array, *, alpha: float | np.generic) -> np.ndarray:
+    """Element-wise leaky rectified linear unit: ``X[i]`` where ``X[i] ≥ 0``, ``α·X[i]`` where ``X[i] < 0``.
+
+    ``α`` is the float32 ONNX stores for ``alpha`` (a Python float or a numpy
+    float, rounded to nearest float32; a finite alpha beyond float32's range is
+    refused). ``α·X[i]`` is the IEEE 754 product rounded once to ``X``'s type.
+    The comparison is IEEE 754's: ``−0`` and NaN are not negative, and stay as
+    they are.
+
+    Returns a new array of ``X``'s shape and type.
+
+    >>> import numpy as np, sonnx_spec
+    >>> sonnx_spec.leaky_relu(np.array([6.0, -9.5, 35.0], dtype=np.float32), alpha=0.5)
+    array([ 6.  , -4.75, 35.  ], dtype=float32)
+    """
+    alpha32 = stored_alpha(alpha)
+    with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
+        negative = X < 0  # LEAKYRELU_S1: false for −0 and NaN, which are kept
+    # LEAKYRELU_S1, LEAKYRELU_S3: α′·X[i] is exact in float64 for float16, bfloat16 and float32 (at most
+    # 24 + 24 bits, exponents within ±300), and one IEEE multiplication for float64; rounded once.
+    with np.errstate(invalid="ignore", over="ignore"):  # 0·∞ is NaN and a product may overflow: IEEE's
+        product = rounded_to(np.asarray(X, np.float64) * alpha32, X.dtype)  # float64 · float32: float64
+    # LEAKYRELU_S1: the product where X[i] < 0, X[i] itself elsewhere, bit for bit. Of the two bit
+    # patterns one is multiplied by 1 and the other by 0: a selection without a branch per element.
+    bits = np.dtype(f"u{X.dtype.itemsize}")
+    Y = np.empty(X.shape, X.dtype)  # LEAKYRELU_C1, LEAKYRELU_C2: X's shape and type
+    np.add(np.asarray(X).view(bits) * ~negative, product.view(bits) * negative, out=Y.view(bits))
+    return Y
+
+
+leaky_relu = operator(
+    leaky_relu,
+    onnx="LeakyRelu",
+    version=16,
+    inputs=(Tensor("X", "X", "T", doc="the input tensor"),),
+    attributes=(Attribute("alpha", "alpha", "float", doc="the coefficient of leakage, stored as float32"),),
+    outputs=(Tensor("Y", "Y", "T", doc="X with each negative element multiplied by α"),),
+    types={"T": ("float",)},
+)
