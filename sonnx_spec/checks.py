@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import SonnxError
-from .types import type_names
+from .types import FLOAT_TYPES, type_names
 
 if TYPE_CHECKING:
     from .registry import Operator
@@ -34,6 +34,11 @@ def is_explicit(value: Any) -> bool:
     arrays, matrices) carry semantics of their own, so they are not accepted.
     """
     return type(value) is np.ndarray or isinstance(value, np.generic)
+
+
+def is_float_scalar(value: Any) -> bool:
+    """A Python float, or a numpy scalar of one of the four floating-point types (bfloat16 included)."""
+    return isinstance(value, float) or (isinstance(value, np.generic) and value.dtype in FLOAT_TYPES)
 
 
 def describe(value: Any) -> str:
@@ -104,7 +109,7 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
                 )
     for attribute in op.attributes:
         value = arguments[attribute.name]
-        if attribute.kind == "float" and not isinstance(value, float | np.floating):
+        if attribute.kind == "float" and not is_float_scalar(value):
             raise SonnxError(
                 "GEN_C1", f"{op.name}: attribute {attribute.name} is a {describe(value)}, not a float"
             )
