@@ -23,6 +23,18 @@ def test_floats_compare_bit_for_bit_with_all_nans_alike(dtype) -> None:
     assert not same_result(np.array([1.0, 2.0], dtype), np.array([1.0, math.nan], dtype))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_signaling_nans_are_nans_and_raise_no_warning(dtype) -> None:
+    # A quiet NaN has the top bit of its fraction set; a signaling NaN has it clear and another bit set.
+    info = ml_dtypes.finfo(dtype)
+    bits = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    exponent = ((1 << info.nexp) - 1) << info.nmant
+    signaling = np.array([exponent | 1, exponent | 1 | (1 << (8 * bits.itemsize - 1))], bits).view(dtype)
+    quiet = np.array([math.nan, math.nan], dtype)
+    assert same_result(signaling, quiet) and same_result(quiet, signaling)  # warnings are errors here
+    assert not same_result(signaling, np.array([math.nan, 1.0], dtype))
+
+
 def test_type_and_shape_must_match() -> None:
     a = np.array([1, 2], np.int32)
     assert same_result(a, np.array([1, 2], np.int32))

@@ -152,9 +152,10 @@ class OnnxReference(Engine):
 
     def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> np.ndarray:
         assert isinstance(session, ReferenceEvaluator)
-        # ml_dtypes' bfloat16 kernels flag NaN operands as "invalid", a warning
-        # (an error under filterwarnings); NaN is an ordinary input here.
-        with np.errstate(invalid="ignore"):
+        # numpy's kernels, which the evaluator runs, warn of IEEE 754 exceptions (an overflow to
+        # infinity, ml_dtypes' bfloat16 flagging NaN operands as "invalid"): an error under
+        # filterwarnings, but the evaluator returns its result. NaN and infinity are ordinary here.
+        with np.errstate(all="ignore"):
             return session.run(None, feeds)[0]
 
 
