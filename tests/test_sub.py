@@ -85,7 +85,6 @@ def values(dtype: np.dtype, *items: float | int) -> np.ndarray:
     return np.array(items, dtype=dtype)
 
 
-
 @req("SUB_C1")
 @ALL
 @pytest.mark.parametrize(
@@ -264,3 +263,15 @@ def test_S5_x_minus_x_is_plus_zero_at_the_extremes(dtype: np.dtype) -> None:
 def test_P1_subtracting_is_adding_the_opposite(dtype: np.dtype, data: st.DataObject) -> None:
     A, B = data.draw(operands(dtype))
     assert_same(sub(A, B), elementwise(plus_opposite_oracle(dtype), dtype, A, B))
+
+
+@req("GEN_E1")
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)], ids=["int8", "float32"])
+def test_GEN_E1_a_result_too_large_for_memory_is_refused(dtype: np.dtype) -> None:
+    huge = np.broadcast_to(np.zeros((1, 1), dtype), (2**30, 2**30))  # a view: no memory of its own
+    with raises_req("GEN_E1") as info:
+        sub(huge, huge)
+    assert info.value.problem == (
+        f"sub: a result of shape (1073741824, 1073741824) and type {dtype} "
+        "does not fit in this machine's memory"
+    )

@@ -42,7 +42,9 @@ def rows(v: Values) -> list[tuple]:
     if not v.is_float:
         rows.append(("past the highest", "integer overflow", (v([v.highest, v.highest]), v([1, v.highest]))))
         if v.signed:
-            rows.append(("below the lowest", "integer overflow", (v([v.lowest, v.lowest]), v([-1, v.lowest]))))
+            rows.append(
+                ("below the lowest", "integer overflow", (v([v.lowest, v.lowest]), v([-1, v.lowest])))
+            )
         return rows
     nan, inf, tiny = math.nan, math.inf, v.subnormal
     eps = float(ml_dtypes.finfo(v.dtype).eps)
