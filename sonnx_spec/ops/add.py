@@ -1,0 +1,54 @@
+"""Add (ONNX Add-14 in the SONNX profile): C[i] = A[i] + B[i], for A and B of one type and one shape."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..checks import new_array, same_shape
+from ..registry import Tensor, operator
+from ..types import INT_TYPES
+
+Array = np.ndarray | np.generic
+
+
+def add(A: Array, B: Array) -> np.ndarray:
+    """Element-wise sum of two tensors of one type and one shape.
+
+    Integers wrap around modulo 2^n (in int8, 100 + 100 = -56). Floating-point
+    sums are IEEE 754 additions rounded once to the tensors' own type, float16
+    and bfloat16 included: inf + -inf is NaN, -0 + -0 is -0, x + -x is +0.
+    Tensors of different shapes are refused (ADD_C1): ONNX broadcasts them,
+    the profile does not.
+
+    Returns a new array of the shape and type of A and B.
+
+    >>> import numpy as np, sonnx_spec
+    >>> sonnx_spec.add(np.array([100, -100], dtype=np.int8), np.array([100, -100], dtype=np.int8))
+    array([-56,  56], dtype=int8)
+    """
+    same_shape("add", "ADD_C1", A=A, B=B)
+    C = new_array("add", A.shape, A.dtype)  # ADD_C2, ADD_C3: the shape and the type of A and B
+    if A.dtype in INT_TYPES:
+        # ADD_S2: the sum modulo 2^n, computed on the unsigned type of the same width, whose machine
+        # arithmetic is defined modulo 2^n; the bits of a two's complement value are its residue.
+        bits = np.dtype(f"u{A.dtype.itemsize}")
+        np.add(np.asarray(A).view(bits), np.asarray(B).view(bits), out=C.view(bits))
+        return C
+    # ADD_S3, ADD_S4, ADD_S5: IEEE 754 addition in C's type. numpy adds float16 and bfloat16 in float32
+    # and rounds once, which gives the correctly rounded sum (the page's numerical accuracy section).
+    with np.errstate(all="ignore"):  # an infinity or a NaN is the specified result here, not an error
+        np.add(A, B, out=C)
+    return C
+
+
+add = operator(
+    add,
+    onnx="Add",
+    version=14,
+    inputs=(
+        Tensor("A", "A", "T", doc="the first operand"),
+        Tensor("B", "B", "T", doc="the second operand, of the shape of A"),
+    ),
+    outputs=(Tensor("C", "C", "T", doc="the element-wise sum, of the shape of A and B"),),
+    types={"T": ("int", "float")},
+)
