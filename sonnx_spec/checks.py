@@ -37,8 +37,11 @@ def is_explicit(value: Any) -> bool:
 
 
 def is_float_scalar(value: Any) -> bool:
-    """A Python float, or a numpy scalar of one of the four floating-point types (bfloat16 included)."""
-    return isinstance(value, float) or (isinstance(value, np.generic) and value.dtype in FLOAT_TYPES)
+    """A Python float or a numpy floating-point scalar, ml_dtypes' bfloat16 included (which numpy does not
+    count among its floating types)."""
+    return isinstance(value, float | np.floating) or (
+        isinstance(value, np.generic) and value.dtype in FLOAT_TYPES
+    )
 
 
 def describe(value: Any) -> str:

@@ -16,7 +16,10 @@ One concern per module:
 
 from __future__ import annotations
 
-from sphinx.application import Sphinx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # importing the package needs no Sphinx: the formal harness and the live server read
+    from sphinx.application import Sphinx  # example_language and value_tables without it
 
 EXTENSIONS = [
     "sonnx_sphinx.data",

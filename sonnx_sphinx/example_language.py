@@ -35,6 +35,7 @@ import numpy as np
 
 from sonnx_spec import TYPES, Operator, SonnxError, operators, rules
 from sonnx_spec.compare import same_result
+from sonnx_spec.rounding import rounded_to
 
 Value = float | int | bool | list | None
 TYPE_NAMES = {t.name: t for t in TYPES}
@@ -172,7 +173,10 @@ def to_numpy(value: Value, dtype: np.dtype) -> np.ndarray | np.generic | None:
                 raise ExampleError(f"{v!r} is not a value of {dtype.name}")
     elif dtype == np.bool_ and not all(isinstance(v, bool) for v in flat):
         raise ExampleError(f"{value!r}: a bool tensor holds True and False")
-    array = np.array(value, dtype=dtype)
+    if dtype.kind == "f" or dtype.name == "bfloat16":  # a decimal literal, rounded once to the type
+        array = rounded_to(np.array(value, dtype=np.float64), dtype)
+    else:
+        array = np.array(value, dtype=dtype)
     return array if isinstance(value, list) else array[()]
 
 

@@ -20,7 +20,7 @@ from onnx import helper
 from support import FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import leaky_relu
-from sonnx_spec.ops.leaky_relu import float32_rounded_to_odd, rounded_to
+from sonnx_spec.rounding import float32_rounded_to_odd, rounded_to
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 FORMATS = {  # precision, and MPFR's emin and emax (values are m·2^e with 1/2 ≤ m < 1)
