@@ -206,6 +206,13 @@ def tensors(draw: st.DrawFn, dtype: np.dtype, shape: tuple[int, ...] | None = No
     return np.array(values, dtype=dtype).reshape(shape)
 
 
+@st.composite
+def same_shape_pair(draw: st.DrawFn, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Two tensors of one shape, any values of ``dtype`` (any bit pattern for floats)."""
+    shape = draw(shapes())
+    return draw(tensors(dtype, shape)), draw(tensors(dtype, shape))
+
+
 def unchanged(*arrays: np.ndarray) -> Callable[[], None]:
     """Snapshot ``arrays``; the returned check asserts they were not modified."""
     copies = [np.array(a, copy=True) for a in arrays]
@@ -218,6 +225,12 @@ def unchanged(*arrays: np.ndarray) -> Callable[[], None]:
 
 
 # -- the correctly rounded oracle (MPFR) --------------------------------------
+
+
+def wrapped(value: int, dtype: np.dtype) -> int:
+    """The value of the integer type ``dtype`` congruent to ``value`` modulo 2^n."""
+    lowest = int(np.iinfo(dtype).min)
+    return (value - lowest) % 2 ** (8 * dtype.itemsize) + lowest
 
 
 def ieee_context(dtype: np.dtype) -> gmpy2.context:

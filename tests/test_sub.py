@@ -21,31 +21,18 @@ from support import (
     INTS,
     assert_same,
     elementwise,
+    ieee_context,
     raises_req,
     req,
+    same_shape_pair,
     scalar,
-    shapes,
-    tensors,
     unchanged,
+    wrapped,
 )
 
 from sonnx_spec import sub
 
 NAN, INF = math.nan, math.inf
-
-
-def wrapped(value: int, dtype: np.dtype) -> int:
-    """The value of the integer type ``dtype`` congruent to ``value`` modulo 2^n."""
-    lowest = int(np.iinfo(dtype).min)
-    return (value - lowest) % 2 ** (8 * dtype.itemsize) + lowest
-
-
-def rounding_to(dtype: np.dtype) -> gmpy2.context:
-    """MPFR rounding to nearest, ties to even, in the format of ``dtype``, subnormals included."""
-    info = ml_dtypes.finfo(dtype)
-    return gmpy2.context(
-        precision=info.nmant + 1, emax=info.maxexp, emin=info.minexp - info.nmant + 1, subnormalize=True
-    )
 
 
 def sub_oracle(dtype: np.dtype):
@@ -55,7 +42,7 @@ def sub_oracle(dtype: np.dtype):
         if isinstance(a, int):
             return wrapped(a - b, dtype)
         x, y = gmpy2.mpfr(a, 53), gmpy2.mpfr(b, 53)  # exact: every value of the type is a double
-        with rounding_to(dtype):
+        with ieee_context(dtype):
             return float(x - y)
 
     return oracle
@@ -68,17 +55,10 @@ def plus_opposite_oracle(dtype: np.dtype):
         if isinstance(a, int):
             return wrapped(a + wrapped(-b, dtype), dtype)
         x, y = gmpy2.mpfr(a, 53), -gmpy2.mpfr(b, 53)
-        with rounding_to(dtype):
+        with ieee_context(dtype):
             return float(x + y)
 
     return oracle
-
-
-@st.composite
-def operands(draw: st.DrawFn, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-    """A and B of one shape, any values of ``dtype`` (any bit pattern for floats)."""
-    shape = draw(shapes())
-    return draw(tensors(dtype, shape)), draw(tensors(dtype, shape))
 
 
 def values(dtype: np.dtype, *items: float | int) -> np.ndarray:
@@ -125,7 +105,7 @@ def test_C2_C3_C_has_the_shape_and_type_of_A_and_B(dtype: np.dtype, shape: tuple
 @INTS
 @given(data=st.data())
 def test_S1_S2_integer_differences_wrap_modulo_2_to_the_n(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
+    A, B = data.draw(same_shape_pair(dtype))
     inputs_unchanged = unchanged(A, B)
     C = sub(A, B)
     inputs_unchanged()
@@ -159,7 +139,7 @@ def test_S2_64_bit_differences_are_exact_where_a_double_is_not(dtype: np.dtype) 
 @FLOATS
 @given(data=st.data())
 def test_S1_S3_float_differences_are_rounded_once_to_the_type(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
+    A, B = data.draw(same_shape_pair(dtype))
     inputs_unchanged = unchanged(A, B)
     C = sub(A, B)
     inputs_unchanged()
@@ -261,7 +241,7 @@ def test_S5_x_minus_x_is_plus_zero_at_the_extremes(dtype: np.dtype) -> None:
 @ALL
 @given(data=st.data())
 def test_P1_subtracting_is_adding_the_opposite(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
+    A, B = data.draw(same_shape_pair(dtype))
     assert_same(sub(A, B), elementwise(plus_opposite_oracle(dtype), dtype, A, B))
 
 
