@@ -8,7 +8,6 @@ goes through numpy or ml_dtypes, whose bfloat16 cast from float64 rounds twice.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import gmpy2
 import ml_dtypes
@@ -17,40 +16,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from onnx import helper
-from support import FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
+from support import FLOATS, assert_same, ieee_context, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import leaky_relu
 from sonnx_spec.rounding import float32_rounded_to_odd, rounded_to
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
-FORMATS = {  # precision, and MPFR's emin and emax (values are m·2^e with 1/2 ≤ m < 1)
-    np.dtype(np.float16): (11, -23, 16),
-    BFLOAT16: (8, -132, 128),
-    np.dtype(np.float32): (24, -148, 128),
-    np.dtype(np.float64): (53, -1073, 1024),
-}
 FLOAT32_OVERFLOW = 2.0**128 - 2.0**103
 """The least magnitude float32 rounds to an infinity: float32's maximum plus half a unit in its last place."""
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 FLOAT32_TINY = float(np.finfo(np.float32).smallest_subnormal)
 
 
-@cache
-def context(dtype: np.dtype) -> gmpy2.context:
-    precision, emin, emax = FORMATS[dtype]
-    return gmpy2.context(precision=precision, emin=emin, emax=emax, subnormalize=True)
-
-
 def rounded(value: float, dtype: np.dtype) -> float:
     """``value`` (a float64, given exactly to MPFR) rounded to nearest in ``dtype``'s format."""
-    return float(context(dtype).mul(gmpy2.mpfr(value), 1))
+    return float(ieee_context(dtype).mul(gmpy2.mpfr(value), 1))
 
 
 def leaky_oracle(x: float, alpha32: float, dtype: np.dtype) -> float:
     """The cases of LEAKYRELU_S1 on a Python float: x unless x < 0, else α′·x rounded once (MPFR)."""
     if not x < 0:  # −0 and NaN are not < 0
         return x
-    return float(context(dtype).mul(gmpy2.mpfr(alpha32), gmpy2.mpfr(x)))  # exact operands, one rounding
+    return float(ieee_context(dtype).mul(gmpy2.mpfr(alpha32), gmpy2.mpfr(x)))  # exact operands, one rounding
 
 
 def expected(X: np.ndarray, alpha32: float) -> np.ndarray:
@@ -76,7 +63,7 @@ def test_the_oracle_rounds_ties_to_even_and_subnormals_in_each_format() -> None:
     assert rounded(65520.0, np.dtype(np.float16)) == math.inf  # float16's max + half an ulp
     assert rounded(FLOAT32_OVERFLOW, np.dtype(np.float32)) == math.inf
     assert rounded(math.nextafter(FLOAT32_OVERFLOW, 0), np.dtype(np.float32)) == FLOAT32_MAX
-    assert math.isnan(float(context(BFLOAT16).mul(gmpy2.mpfr(0.0), gmpy2.mpfr(-math.inf))))
+    assert math.isnan(float(ieee_context(BFLOAT16).mul(gmpy2.mpfr(0.0), gmpy2.mpfr(-math.inf))))
 
 
 # -- constraints --------------------------------------------------------------------------------------
