@@ -18,6 +18,13 @@ proved: a wrong value on the page (or a wrong specification) then makes ``refute
 instead of a time-out. For a table cell the expected value is the one the table shows, i.e. the
 reference's outcome: the table's cells are checked against the Why3 specification.
 
+Running them: ``why3 prove -a split_vc`` (one subgoal per element: Z3 fails on some whole conjunctions
+of NaN elements that it proves element by element). A ``refuted`` goal that is rightly unprovable costs
+the prover's whole give-up time (about 1 s with ``-t 1``, 2 s with ``-t 5``, against some 0.05 s for a
+``holds``): try ``refuted`` only for the ``holds`` goals left unproved, which turns their time-out into a
+refutation. A proved ``holds`` already excludes a proved ``refuted`` in a consistent theory (the
+vacuity check of the operator's theories covers that).
+
 A refused input is a precondition in Why3, not a value: an example with ``error = …`` and a cell that
 reads "refused: …" are not checked here; :func:`skipped_refusals` counts them.
 
@@ -45,8 +52,7 @@ from sonnx_spec import Operator, operators
 from sonnx_spec.rounding import rounded_to
 from sonnx_sphinx import value_tables
 from sonnx_sphinx.example_language import TYPE_NAMES as DTYPES
-from sonnx_sphinx.example_language import Example, examples_in, parse_value
-from sonnx_sphinx.example_language import _dtype_of, _input_types
+from sonnx_sphinx.example_language import Example, _dtype_of, _input_types, examples_in, parse_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -309,10 +315,16 @@ def element_facts(op_name: str, case: Case) -> list[str]:
     shape = case.expected.shape
     tensors = [np.broadcast_to(np.asarray(x), shape) for x in case.inputs]
     attributes = [_attribute(op, a.name, case.attributes) for a in op.attributes]
-    tensors += [np.broadcast_to(np.asarray(v), shape) for a, v in zip(op.attributes, attributes, strict=True)
-                if a.kind == "tensor"]
-    scalars = {a.name: _literal(_scalar_attribute(a.kind, v, case.dtype), case.dtype)
-               for a, v in zip(op.attributes, attributes, strict=True) if a.kind != "tensor"}
+    tensors += [
+        np.broadcast_to(np.asarray(v), shape)
+        for a, v in zip(op.attributes, attributes, strict=True)
+        if a.kind == "tensor"
+    ]
+    scalars = {
+        a.name: _literal(_scalar_attribute(a.kind, v, case.dtype), case.dtype)
+        for a, v in zip(op.attributes, attributes, strict=True)
+        if a.kind != "tensor"
+    }
     facts = []
     for index in np.ndindex(shape):
         values = iter([_literal(t[index], case.dtype) for t in tensors])
