@@ -265,6 +265,7 @@ def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, prover,
         for y in (5, 4)
     )
     rename = lambda module: module.text.replace(module.name, "Example", 1)  # noqa: E731
-    goals = [right.checks[0].holds, right.checks[0].refuted]
-    assert prove(why3_config, rename(right), prover, goals) == {goals[0]: True, goals[1]: False}
-    assert prove(why3_config, rename(wrong), prover, goals) == {goals[0]: False, goals[1]: True}
+    holds, refuted = right.checks[0].holds, right.checks[0].refuted
+    assert prove(why3_config, rename(right), prover, [holds]) == {holds: True}
+    # The negation of a true example is not tried: it fails only by the prover's giving up (see examples.py)
+    assert prove(why3_config, rename(wrong), prover, [holds, refuted]) == {holds: False, refuted: True}
