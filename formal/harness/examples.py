@@ -1,0 +1,404 @@
+"""The pages' examples as Why3 goals: the second executor of the examples (issue 15, item 3).
+
+Every example of ``docs/operators/<op>.md`` (read by :mod:`sonnx_sphinx.example_language`, as the site
+reads it) and every cell of its special-values table (computed by :mod:`sonnx_sphinx.value_tables`, as
+the site computes it) becomes, for each of its types, one Why3 module::
+
+    module ClipEx1Int8
+      use int.Int
+      use clip.ClipInt
+      goal clip_ex1_int8_holds:
+        clip_element (-6) 0 10 = 0 /\\ clip_element 9 0 10 = 9 /\\ …
+      goal clip_ex1_int8_refuted: not (…)
+    end
+
+``holds`` says that the operator's Why3 element function gives the page's value for every element of the
+output; ``refuted`` is its negation. The runner proves ``holds`` and requires that ``refuted`` is NOT
+proved: a wrong value on the page (or a wrong specification) then makes ``refuted`` provable, a proof
+instead of a time-out. For a table cell the expected value is the one the table shows, i.e. the
+reference's outcome: the table's cells are checked against the Why3 specification.
+
+Running them: ``why3 prove -a split_vc`` (one subgoal per element: Z3 fails on some whole conjunctions
+of NaN elements that it proves element by element). A ``refuted`` goal that is rightly unprovable costs
+the prover's whole give-up time (about 1 s with ``-t 1``, 2 s with ``-t 5``, against some 0.05 s for a
+``holds``): try ``refuted`` only for the ``holds`` goals left unproved, which turns their time-out into a
+refutation. A proved ``holds`` already excludes a proved ``refuted`` in a consistent theory (the
+vacuity check of the operator's theories covers that).
+
+A refused input is a precondition in Why3, not a value: an example with ``error = …`` and a cell that
+reads "refused: …" are not checked here; :func:`skipped_refusals` counts them.
+
+Literals are exact: integers as written; IEEE values as hexadecimal literals of the format (Why3 rejects a
+literal the format cannot hold), −0 as ``F.neg 0``, infinities and a NaN input as divisions by zero; an
+expected NaN is checked with ``F.is_nan``.
+
+Self-contained on purpose: this module imports nothing from the rest of the harness.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import re
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sonnx_spec import Operator, operators
+from sonnx_spec.rounding import rounded_to
+from sonnx_sphinx import value_tables
+from sonnx_sphinx.example_language import TYPE_NAMES as DTYPES
+from sonnx_sphinx.example_language import Example, _dtype_of, _input_types, examples_in, parse_value
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The Why3 name of each type in an instance module's name (<Op><Type>), and the theory of each IEEE format.
+TYPE_NAMES = {
+    "int8": "Int8",
+    "int16": "Int16",
+    "int32": "Int32",
+    "int64": "Int64",
+    "uint8": "UInt8",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "uint64": "UInt64",
+    "float16": "Float16",
+    "bfloat16": "BFloat16",
+    "float32": "Float32",
+    "float64": "Float64",
+    "bool": "Bool",
+}
+FLOAT_THEORIES = {
+    "float16": "ieee.Float16",
+    "bfloat16": "ieee.BFloat16",
+    "float32": "ieee_float.Float32",
+    "float64": "ieee_float.Float64",
+}
+ZERO = "(0.0:F.t)"
+INFINITY = "(F.div F.RNE (1.0:F.t) (0.0:F.t))"
+CONJUNCTION = " /\\\n    "  # one element per line
+NAN = "(F.div F.RNE (0.0:F.t) (0.0:F.t))"  # SMT-LIB has one NaN: any expression of it will do
+
+MODULE_RE = re.compile(r"^\s*(?:module|theory)\s+(\w+)", re.MULTILINE)
+TABLE_FENCE = re.compile(r"^(?P<colons>:{3,})\{special-values\}\s*$")
+
+
+@dataclass(frozen=True)
+class ExampleCheck:
+    holds: str  # goal name: the Why3 spec gives the page's expected output
+    refuted: str  # goal name: its negation
+    title: str  # the example's title on the page (or the special-values row)
+    dtype: str  # numpy dtype name: "float32", "bfloat16", "int8", "bool", …
+    source: str  # where it is: "docs/operators/clip.md:123" or the special-values table
+
+
+@dataclass(frozen=True)
+class ExampleModule:
+    name: str  # Why3 module name
+    text: str  # Why3 source of one module
+    checks: list[ExampleCheck]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One example (or one table cell) for one type: the call and the value the page gives for it."""
+
+    key: str  # unique among the operator's cases, a Why3 name part: "Ex3", "SvFloat12"
+    title: str
+    source: str
+    dtype: np.dtype  # the type the example runs for (the instance's)
+    inputs: tuple[Any, ...]  # numpy values, in the registry's order (X0, X1, … for a variadic input)
+    attributes: dict[str, Any]  # by name, as the reference takes them
+    expected: np.ndarray
+
+
+# -- the cases of a page ----------------------------------------------------------------------------------
+
+
+def example_modules(op: str, *, root: Path = ROOT) -> list[ExampleModule]:
+    """One module per example (and special-values cell) of the page of ``op`` and per type."""
+    cases, _ = page_cases(op, root)
+    return modules_for(op, cases, instance_modules(op, root))
+
+
+def skipped_refusals(op: str, *, root: Path = ROOT) -> int:
+    """How many (example, type) pairs and table cells the reference refuses: not executed in Why3."""
+    return page_cases(op, root)[1]
+
+
+@functools.cache
+def page_cases(op: str, root: Path = ROOT) -> tuple[tuple[Case, ...], int]:
+    """The cases of the page of ``op``, and the number of refusals left out."""
+    page = root / "docs" / "operators" / f"{op}.md"
+    cases: list[Case] = []
+    refused = 0
+    relative = page.relative_to(root)
+    for number, example in enumerate(examples_in(page, op), start=1):
+        if example.error:
+            refused += len(example.types)
+        else:
+            line = example.source.rpartition(":")[2]
+            cases += example_cases(example, number, f"{relative}:{line}")
+    table_cases, table_refused = special_value_cases(op, page, root)
+    return tuple(cases + table_cases), refused + table_refused
+
+
+def example_cases(example: Example, number: int, source: str = "") -> list[Case]:
+    """An example with a result, for each of its types (numbered ``number`` on its page)."""
+    cases = []
+    for dtype in example.types:
+        args, kwargs = example.arguments(dtype)
+        cases.append(
+            Case(
+                f"Ex{number}",
+                example.title,
+                source or example.source,
+                dtype,
+                tuple(args),
+                kwargs,
+                example.expected_array(dtype),
+            )
+        )
+    return cases
+
+
+def special_value_cases(op_name: str, page: Path, root: Path = ROOT) -> tuple[list[Case], int]:
+    """The cells of the page's special-values tables: computed by value_tables.table, as the site does,
+    and read back from the text the table shows (the reference's outcome)."""
+    op = operators()[op_name]
+    cases: list[Case] = []
+    refused = 0
+    rows_seen = dict.fromkeys(op.families, 0)  # rows are numbered per family over the page's tables
+    relative = page.relative_to(root)
+    for line, rows, attributes in _special_value_directives(page, op):
+        for family in op.families:
+            given = [(where, values) for where, (fam, values) in rows if fam == family]
+            calls = [values for _, values in given] or value_tables.default_cases(op, family)
+            table = value_tables.table(op_name, family, calls, attributes)
+            arity = len(calls[0])
+            input_types = _input_types(op, arity)
+            for index, row in enumerate(table.rows):
+                rows_seen[family] += 1
+                names, cells = row[:arity], row[arity:]
+                title = f"special values, {family} family: {', '.join(names)}"
+                source = f"{relative}:{given[index][0] if given else line}"
+                for type_name, cell in zip(table.headers[arity:], cells, strict=True):
+                    if cell == "—":  # a value the type does not have: no call
+                        continue
+                    if cell.startswith("refused"):
+                        refused += 1
+                        continue
+                    dtype = DTYPES[type_name]
+                    args = tuple(
+                        value_tables._value(name, _dtype_of(op, t, dtype))
+                        for name, t in zip(names, input_types, strict=True)
+                    )
+                    expected = _shown_value(cell, _dtype_of(op, op.outputs[0].type, dtype))
+                    key = f"Sv{family.capitalize()}{rows_seen[family]}"
+                    cases.append(Case(key, title, source, dtype, args, dict(attributes), expected))
+    return cases, refused
+
+
+def _special_value_directives(
+    page: Path, op: Operator
+) -> Iterator[tuple[int, list[tuple[int, tuple[str, str]]], dict[str, Any]]]:
+    """Each ``{special-values}`` directive of the page (of ``op``): its line, its cases
+    ``(line, (family, "v1, v2"))`` split as the directive splits them, and its attributes."""
+    lines = page.read_text("utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        match = TABLE_FENCE.match(lines[i])
+        i += 1
+        if not match:
+            continue
+        start, options, rows = i, {}, []
+        while i < len(lines) and lines[i].strip() != match["colons"]:
+            option = re.match(r"^:(\w+):\s*(.*)$", lines[i])
+            if option and not rows:
+                options[option[1]] = option[2]
+            elif lines[i].strip():
+                family, _, values = lines[i].strip().partition(":")
+                rows.append((i + 1, (family, tuple(v.strip() for v in values.split(",")))))
+            i += 1
+        if options.get("operator", op.name) == op.name:
+            attributes = {
+                name: parse_value(value)
+                for name, _, value in (item.partition("=") for item in options.get("attributes", "").split())
+            }
+            yield start, rows, attributes
+
+
+def _shown_value(cell: str, dtype: np.dtype) -> np.ndarray:
+    """The value a table cell shows (value_tables.show's notation), back as a 0-d array of ``dtype``:
+    exact, since a float is shown in the shortest form that reads back as itself."""
+    text = cell.replace("−", "-").replace("∞", "inf").replace("NaN", "nan")
+    if dtype == np.bool_:
+        return np.array(text == "true")
+    if dtype.kind in "iu":
+        return np.array(int(text), dtype)
+    value = np.array(float(text), dtype)
+    if float(value) != float(text) and not math.isnan(float(text)):
+        raise ValueError(f"{cell!r} is not a value of {dtype.name}")
+    return value
+
+
+# -- Why3 text ----------------------------------------------------------------------------------------------
+
+
+def instance_modules(op: str, root: Path = ROOT) -> frozenset[str]:
+    """The modules of formal/<op>.mlw."""
+    return frozenset(MODULE_RE.findall((root / "formal" / f"{op}.mlw").read_text("utf-8")))
+
+
+def camel(op: str) -> str:
+    """The Why3 name of an operator's modules: LeakyRelu for leaky_relu."""
+    return "".join(part.capitalize() for part in op.split("_"))
+
+
+def instance_for(op: str, dtype: np.dtype, instances: Collection[str]) -> str:
+    """The instance module of ``op`` for ``dtype``: <Op><Type>, or <Op>Int for an integer type."""
+    wanted = [camel(op) + TYPE_NAMES[dtype.name]]
+    if dtype.kind in "iu":
+        wanted.append(camel(op) + "Int")
+    for name in wanted:
+        if name in instances:
+            return name
+    raise LookupError(f"formal/{op}.mlw has no module {' or '.join(wanted)}")
+
+
+def modules_for(op: str, cases: Iterable[Case], instances: Collection[str]) -> list[ExampleModule]:
+    """The Why3 modules of ``cases`` of ``op``, using the instance modules ``instances``."""
+    return [module_for(op, case, instance_for(op, case.dtype, instances)) for case in cases]
+
+
+def module_for(op: str, case: Case, instance: str) -> ExampleModule:
+    name = f"{camel(op)}{case.key}{TYPE_NAMES[case.dtype.name]}"
+    goal = f"{op}_{case.key.lower()}_{case.dtype.name}"
+    check = ExampleCheck(f"{goal}_holds", f"{goal}_refuted", case.title, case.dtype.name, case.source)
+    facts = element_facts(op, case)
+    conjunction = CONJUNCTION.join(facts) if facts else "true"
+    uses = ["int.Int"] if case.dtype.kind in "iu" else []
+    if case.dtype.name in FLOAT_THEORIES:
+        uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
+    uses.append(f"{op}.{instance}")
+    text = "\n".join(
+        [
+            f"module {name}",
+            f"  (* {_comment(case.title)}: {_comment(case.source)}, {case.dtype.name} *)",
+            *(f"  use {theory}" for theory in uses),
+            "",
+            f"  goal {check.holds}:",
+            f"    {conjunction}",
+            "",
+            f"  goal {check.refuted}: not (",
+            f"    {conjunction})",
+            "end",
+            "",
+        ]
+    )
+    return ExampleModule(name, text, [check])
+
+
+def _comment(text: str) -> str:
+    """Text that cannot end a Why3 comment early."""
+    return text.replace("(*", "( *").replace("*)", "* )")
+
+
+def element_facts(op_name: str, case: Case) -> list[str]:
+    """For every element of the output, in row-major order: its element function's call equals the
+    expected value."""
+    op = operators()[op_name]
+    shape = case.expected.shape
+    tensors = [np.broadcast_to(np.asarray(x), shape) for x in case.inputs]
+    attributes = [_attribute(op, a.name, case.attributes) for a in op.attributes]
+    tensors += [
+        np.broadcast_to(np.asarray(v), shape)
+        for a, v in zip(op.attributes, attributes, strict=True)
+        if a.kind == "tensor"
+    ]
+    scalars = {
+        a.name: _literal(_scalar_attribute(a.kind, v, case.dtype), case.dtype)
+        for a, v in zip(op.attributes, attributes, strict=True)
+        if a.kind != "tensor"
+    }
+    facts = []
+    for index in np.ndindex(shape):
+        values = iter([_literal(t[index], case.dtype) for t in tensors])
+        inputs = [next(values) for _ in case.inputs]
+        attribute_literals = [scalars[a.name] if a.kind != "tensor" else next(values) for a in op.attributes]
+        facts.append(_fact(_call(op, inputs, attribute_literals), case.expected[index], case.dtype))
+    return facts
+
+
+def _attribute(op: Operator, name: str, given: dict[str, Any]) -> Any:
+    """The attribute's value in the example; an omitted one (None) takes the function's default."""
+    value = given.get(name)
+    if value is not None:
+        return value
+    default = inspect.signature(op.function).parameters[name].default
+    if default is inspect.Parameter.empty:
+        raise ValueError(f"{op.name}: attribute {name} has no value and no default")
+    return default
+
+
+def _scalar_attribute(kind: str, value: Any, dtype: np.dtype) -> np.generic:
+    """A float attribute as a value of the instance's float type (rounded once, as the pages' literals
+    are); an int attribute as an integer."""
+    if kind == "float":
+        if dtype.name not in FLOAT_THEORIES:
+            raise ValueError(f"a float attribute in a {dtype.name} instance")
+        return rounded_to(np.array(float(value), np.float64), dtype)[()]
+    return np.array(int(value), np.int64)[()]
+
+
+def _call(op: Operator, inputs: Sequence[str], attributes: Sequence[str]) -> str:
+    """The element function applied: inputs in order, then attributes; a variadic input folded left."""
+    function = f"{op.name}_element"
+    if op.inputs and op.inputs[0].variadic:
+        result = inputs[0]
+        for value in inputs[1:]:
+            result = f"({function} {result} {value})"
+        return result  # Max has no attribute
+    return f"({' '.join([function, *inputs, *attributes])})"
+
+
+def _fact(call: str, expected: np.generic, dtype: np.dtype) -> str:
+    if expected.dtype == np.bool_:
+        return call if expected else f"not {call}"  # a bool term is a formula; so is a predicate's call
+    if expected.dtype.kind == "f" or expected.dtype.name == "bfloat16":
+        if math.isnan(float(expected)):
+            return f"F.is_nan {call}"
+    return f"{call} = {_literal(expected, dtype)}"
+
+
+def _literal(value: np.generic, dtype: np.dtype) -> str:
+    """An exact Why3 literal of ``value``: of the instance's float type F if a float."""
+    value = np.asarray(value)[()]
+    if value.dtype == np.bool_:
+        return "True" if value else "False"
+    if value.dtype.kind in "iu":
+        number = int(value)
+        return f"({number})" if number < 0 else str(number)
+    if value.dtype != dtype:
+        raise ValueError(f"a {value.dtype.name} value in a {dtype.name} instance")
+    x = float(value)  # exact: float64 holds every value of the four formats
+    if math.isnan(x):
+        return NAN
+    negative = math.copysign(1.0, x) < 0
+    if math.isinf(x):
+        return f"(F.neg {INFINITY})" if negative else INFINITY
+    if x == 0:
+        return f"(F.neg {ZERO})" if negative else ZERO
+    return f"({'-' if negative else ''}{_hexadecimal(abs(x))}:F.t)"
+
+
+def _hexadecimal(x: float) -> str:
+    """A positive finite float as 0x1.<fraction>p<exponent>, subnormals of float64 included."""
+    fraction, exponent = math.frexp(x)  # x = fraction · 2^exponent, 0.5 <= fraction < 1
+    digits = (fraction * 2).hex()  # 0x1.<13 hex digits>p+0: exact, as fraction · 2 is in [1, 2)
+    hex_fraction = digits[digits.index(".") + 1 : digits.index("p")].rstrip("0")
+    return f"0x1{'.' + hex_fraction if hex_fraction else ''}p{exponent - 1}"

@@ -1,0 +1,271 @@
+"""The pages' examples as Why3 goals (formal/harness/examples.py): the text generated, and one run of Why3
+showing that a wrong expected value is refuted, not merely left unproved."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sonnx_spec import operators
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # formal/ and sonnx_sphinx/ are tooling beside the package, not installed
+examples = importlib.import_module("formal.harness.examples")
+parse_example = importlib.import_module("sonnx_sphinx.example_language").parse_example
+
+IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+ALL_INSTANCES = {"Int", *examples.TYPE_NAMES.values()}  # a stub formal file with every instance
+
+
+def cases(op: str, types: list[str], *lines: str, number: int = 1):
+    example = parse_example("hand-written", op, types, list(lines), "page.md:7")
+    return examples.example_cases(example, number)
+
+
+def modules(op: str, types: list[str], *lines: str, instances=("Int", "Float32"), number: int = 1):
+    names = {examples.camel(op) + suffix for suffix in instances}
+    return examples.modules_for(op, cases(op, types, *lines, number=number), names)
+
+
+def goal_body(text: str, goal: str) -> str:
+    """The formula of goal ``goal`` in a module's text, on one line."""
+    match = re.search(rf"goal {goal}:(.*?)(?=\n\n|\nend)", text, re.DOTALL)
+    assert match, f"no goal {goal} in\n{text}"
+    return " ".join(match[1].split())
+
+
+def test_an_integer_example_gives_one_module_with_both_goals():
+    [module] = modules("clip", ["int8"], "X = [-6, 9, 35]", "L = 0", "M = 10", "Y = [0, 9, 10]", number=4)
+    assert module.name == "ClipEx4Int8"
+    assert module.text == (
+        "module ClipEx4Int8\n"
+        "  (* hand-written: page.md:7, int8 *)\n"
+        "  use int.Int\n"
+        "  use clip.ClipInt\n"
+        "\n"
+        "  goal clip_ex4_int8_holds:\n"
+        "    (clip_element (-6) 0 10) = 0 /\\\n"
+        "    (clip_element 9 0 10) = 9 /\\\n"
+        "    (clip_element 35 0 10) = 10\n"
+        "\n"
+        "  goal clip_ex4_int8_refuted: not (\n"
+        "    (clip_element (-6) 0 10) = 0 /\\\n"
+        "    (clip_element 9 0 10) = 9 /\\\n"
+        "    (clip_element 35 0 10) = 10)\n"
+        "end\n"
+    )
+    [check] = module.checks
+    assert check == examples.ExampleCheck(
+        "clip_ex4_int8_holds", "clip_ex4_int8_refuted", "hand-written", "int8", "page.md:7"
+    )
+
+
+def test_ieee_values_are_exact_literals_of_the_format():
+    [module] = modules(
+        "clip", ["float32"], "X = [nan, -0.0, 0.1, -inf]", "L = -1.5", "M = inf", "Y = [nan, 0.0, 0.1, -1.5]"
+    )
+    nan, inf, zero = "(F.div F.RNE (0.0:F.t) (0.0:F.t))", "(F.div F.RNE (1.0:F.t) (0.0:F.t))", "(0.0:F.t)"
+    tenth = "(0x1.99999ap-4:F.t)"  # 0.1 rounded to nearest float32: 13421773 / 2^27
+    assert "  use ieee_float.Float32 as F\n  use clip.ClipFloat32\n" in module.text
+    assert goal_body(module.text, "clip_ex1_float32_holds") == (
+        f"F.is_nan (clip_element {nan} (-0x1.8p0:F.t) {inf}) /\\ "
+        f"(clip_element (F.neg {zero}) (-0x1.8p0:F.t) {inf}) = {zero} /\\ "
+        f"(clip_element {tenth} (-0x1.8p0:F.t) {inf}) = {tenth} /\\ "
+        f"(clip_element (F.neg {inf}) (-0x1.8p0:F.t) {inf}) = (-0x1.8p0:F.t)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "dtype", "literal"),
+    [
+        (2.0**-24, "float16", "(0x1p-24:F.t)"),  # the least subnormal
+        (65504.0, "float16", "(0x1.ffcp15:F.t)"),
+        (-(2.0**-133), "bfloat16", "(-0x1p-133:F.t)"),
+        (3.3895313892515355e38, "bfloat16", "(0x1.fep127:F.t)"),
+        (5e-324, "float64", "(0x1p-1074:F.t)"),
+        (1 / 3, "float64", "(0x1.5555555555555p-2:F.t)"),
+        (-0.0, "float64", "(F.neg (0.0:F.t))"),
+    ],
+)
+def test_float_literals(value, dtype, literal):
+    dtype = examples.DTYPES[dtype]
+    assert examples._literal(np.array(value, dtype)[()], dtype) == literal
+
+
+def test_integer_literals_are_exact_at_the_extremes():
+    uint64, int64 = np.dtype("uint64"), np.dtype("int64")
+    assert examples._literal(np.uint64(2**64 - 1), uint64) == "18446744073709551615"
+    assert examples._literal(np.int64(-(2**63)), int64) == "(-9223372036854775808)"
+
+
+def test_the_instance_of_a_type_or_the_integers():
+    available = {"AbsInt8", "AbsInt", "AbsFloat16", "ClipInt"}
+    assert examples.instance_for("abs", np.dtype("int8"), available) == "AbsInt8"
+    assert examples.instance_for("abs", np.dtype("uint8"), available) == "AbsInt"
+    assert examples.instance_for("clip", np.dtype("int64"), available) == "ClipInt"
+    with pytest.raises(LookupError, match="ClipFloat16"):
+        examples.instance_for("clip", examples.DTYPES["float16"], available)
+
+
+def test_a_variadic_input_is_folded_over_broadcast_elements():
+    [module] = modules(
+        "max", ["int16"], "X0 = [[1], [2]]", "X1 = [10, 0]", "X2 = 5", "Y = [[10, 5], [10, 5]]"
+    )
+    assert goal_body(module.text, "max_ex1_int16_holds") == (
+        "(max_element (max_element 1 10) 5) = 10 /\\ (max_element (max_element 1 0) 5) = 5 /\\ "
+        "(max_element (max_element 2 10) 5) = 10 /\\ (max_element (max_element 2 0) 5) = 5"
+    )
+
+
+def test_a_comparison_states_its_bool_result_as_a_formula():
+    [module] = modules("less", ["int32"], "A = [1, 3]", "B = [2, 2]", "C = [True, False]")
+    assert goal_body(module.text, "less_ex1_int32_holds") == "(less_element 1 2) /\\ not (less_element 3 2)"
+
+
+def test_a_bool_condition_is_a_bool_literal():
+    [module] = modules(
+        "where", ["float32"], "C = [True, False]", "X = [1.0, 2.0]", "Y = [3.0, 4.0]", "Z = [1.0, 4.0]"
+    )
+    assert goal_body(module.text, "where_ex1_float32_holds") == (
+        "(where_element True (0x1p0:F.t) (0x1.8p1:F.t)) = (0x1p0:F.t) /\\ "
+        "(where_element False (0x1p1:F.t) (0x1p2:F.t)) = (0x1p2:F.t)"
+    )
+
+
+def test_a_tensor_attribute_without_inputs():
+    [module] = modules("constant", ["uint8"], "value = [[1, 2]]", "C = [[1, 2]]")
+    assert "  use constant.ConstantInt\n" in module.text
+    assert goal_body(module.text, "constant_ex1_uint8_holds") == (
+        "(constant_element 1) = 1 /\\ (constant_element 2) = 2"
+    )
+
+
+def test_a_float_attribute_follows_the_inputs_in_the_instance_type():
+    [module] = modules(
+        "leaky_relu", ["float16"], "X = [-2.0, 3.0]", "alpha = 0.1", "Y = [-0.2, 3.0]", instances=("Float16",)
+    )
+    alpha = "(0x1.998p-4:F.t)"  # 0.1 rounded to nearest float16: 1638 / 2^14
+    assert "  use ieee.Float16 as F\n  use leaky_relu.LeakyReluFloat16\n" in module.text
+    assert goal_body(module.text, "leaky_relu_ex1_float16_holds") == (
+        f"(leaky_relu_element (-0x1p1:F.t) {alpha}) = (-0x1.998p-3:F.t) /\\ "
+        f"(leaky_relu_element (0x1.8p1:F.t) {alpha}) = (0x1.8p1:F.t)"
+    )
+
+
+def test_the_special_values_table_is_checked_with_the_values_it_shows():
+    mlw = examples.instance_modules("clip")
+    checks = {
+        (c.title, c.dtype): m
+        for m in examples.modules_for("clip", examples.page_cases("clip")[0], mlw)
+        for c in m.checks
+    }
+    module = checks[("special values, float family: NaN, −1, +1", "bfloat16")]  # CLIP_S3: NaN stays NaN
+    assert "  use ieee.BFloat16 as F\n  use clip.ClipBFloat16\n" in module.text
+    assert "F.is_nan (clip_element (F.div F.RNE (0.0:F.t) (0.0:F.t)) (-0x1p0:F.t) (0x1p0:F.t))" in module.text
+    module = checks[("special values, int family: max, −1, 0", "int64")]  # CLIP_S1: above M gives M
+    assert "(clip_element 9223372036854775807 (-1) 0) = 0" in module.text
+    assert ("special values, int family: max, −1, 0", "uint8") not in checks  # −1 is no uint8: no call
+
+
+@pytest.mark.parametrize("op", list(operators()))
+def test_every_page_gives_valid_unique_names_and_the_same_text_twice(op):
+    found, refused = examples.page_cases(op)
+    fresh, fresh_refused = examples.page_cases.__wrapped__(op)  # read again, not from the cache
+    instances = {examples.camel(op) + suffix for suffix in ALL_INSTANCES}
+    first, again = (examples.modules_for(op, c, instances) for c in (found, fresh))
+    assert [m.text for m in first] == [m.text for m in again] and refused == fresh_refused
+    names = [m.name for m in first]
+    goals = [goal for m in first for c in m.checks for goal in (c.holds, c.refuted)]
+    assert first and all(IDENTIFIER.match(n) for n in names + goals)
+    assert len(set(names)) == len(names) and len(set(goals)) == len(goals)
+    page = ROOT / "docs" / "operators" / f"{op}.md"
+    assert refused >= sum(len(e.types) for e in examples.examples_in(page, op) if e.error)
+    assert examples.skipped_refusals(op) == refused
+
+
+# -- one run of Why3 -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def why3_config(tmp_path_factory) -> Path:
+    """A Why3 configuration with Z3 and cvc5, their drivers importing the project's IEEE mapping."""
+    missing = [tool for tool in ("why3", "z3", "cvc5") if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{', '.join(missing)} not installed: CI requires them")
+        pytest.skip(f"{', '.join(missing)} not installed")
+    folder = tmp_path_factory.mktemp("why3")
+    datadir, libdir = (
+        subprocess.run(["why3", option], capture_output=True, text=True, check=True).stdout.strip()
+        for option in ("--print-datadir", "--print-libdir")
+    )
+    provers = {
+        "z3": ("Z3", "4.8.12", "z3 -smt2 -T:%t smt.random_seed=42 -st %f", "z3_471.drv"),
+        "cvc5": ("cvc5", "1.0.3", "cvc5 --tlimit-per=%t000 --lang=smt2 --fp-exp %f", "cvc4_16.drv"),
+    }  # why3 1.5 has no cvc5 driver: its CVC4 one, with the floating-point theory (--fp-exp: any width)
+    lines = [
+        "[main]",
+        f'datadir = "{datadir}"',
+        f'libdir = "{libdir}"',
+        "magic = 14",
+        "memlimit = 1000",
+        "running_provers_max = 1",
+        "timelimit = 5",
+    ]
+    for shortcut, (name, version, command, base) in provers.items():
+        driver = folder / f"{shortcut}.drv"
+        driver.write_text(f'import "{datadir}/drivers/{base}"\nimport "{ROOT / "formal/lib/ieee.drv"}"\n')
+        lines += [
+            "[prover]",
+            f'command = "{command}"',
+            f'driver = "{driver}"',
+            f'name = "{name}"',
+            f'shortcut = "{shortcut}"',
+            f'version = "{version}"',
+        ]
+    (folder / "why3.conf").write_text("\n".join(lines) + "\n")
+    return folder / "why3.conf"
+
+
+def prove(config: Path, text: str, prover: str, goals: list[str]) -> dict[str, bool]:
+    """Each goal: proved (every subgoal of split_vc valid) or not."""
+    source = config.parent / "examples.mlw"
+    source.write_text(text)
+    selection = [arg for goal in goals for arg in ("-G", goal)]
+    library = ["-L", str(ROOT / "formal/lib"), "-L", str(ROOT / "formal")]
+    command = ["why3", "-C", str(config), "prove", "-a", "split_vc", "-P", prover, "-t", "3", *library]
+    run = subprocess.run(
+        [*command, str(source), "-T", "Example", *selection],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    results = re.findall(r"Goal (\w+)\.\nProver result is: (\w+)", run.stdout)
+    assert results, run.stderr
+    return {goal: all(status == "Valid" for g, status in results if g == goal) for goal in goals}
+
+
+@pytest.mark.parametrize("prover", ["z3", "cvc5"])
+@pytest.mark.parametrize("dtype", ["int8", "float16"])
+def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, prover, dtype):
+    instances = examples.instance_modules("clip")
+    right, wrong = (
+        examples.modules_for(
+            "clip", cases("clip", [dtype], "X = [-6, 9]", "L = 0", "M = 5", f"Y = [0, {y}]"), instances
+        )[0]
+        for y in (5, 4)
+    )
+    rename = lambda module: module.text.replace(module.name, "Example", 1)  # noqa: E731
+    holds, refuted = right.checks[0].holds, right.checks[0].refuted
+    assert prove(why3_config, rename(right), prover, [holds]) == {holds: True}
+    # The negation of a true example is not tried: it fails only by the prover's giving up (see examples.py)
+    assert prove(why3_config, rename(wrong), prover, [holds, refuted]) == {holds: False, refuted: True}
