@@ -20,10 +20,12 @@ from .sources import WhyFile, mutants_file
 
 VACUITY_TIMELIMIT = 1.0
 PRELUDE = (
-    "use int.Int use ieee_float.Float32 as Float32 use ieee_float.Float64 as Float64 "
-    "use ieee.Float16 as Float16 use ieee.BFloat16 as BFloat16"
+    "use int.Int use xreal.XReal use ieee_float.Float32 as Float32 use ieee_float.Float64 as Float64 "
+    "use ieee.Float16 as Float16 use ieee.BFloat16 as BFloat16 "
+    "use bv.BV8 as BV8 use bv.BV16 as BV16 use bv.BV32 as BV32 use bv.BV64 as BV64"
 )
-"""What a witness may use besides its module: integers, and the four IEEE formats qualified."""
+"""What a witness may use besides its module: integers, the extended reals, the four IEEE formats and
+the bit vectors (qualified: Float32.t, BV8.of_int)."""
 
 
 class CheckError(Exception):
