@@ -90,5 +90,6 @@ def _statement(module: Module, name: str) -> str:
     if match is None:
         return ""
     rest = module.text[match.end() :]
-    stop = re.search(r"^\s*$|^ {0,2}\S", rest, re.MULTILINE)
+    first_line = rest.find("\n") + 1 if "\n" in rest else len(rest)
+    stop = re.compile(r"^\s*$|^ {0,2}\S", re.MULTILINE).search(rest, first_line)
     return rest[: stop.start() if stop else len(rest)]
