@@ -52,9 +52,10 @@ def machine_symbols(file: WhyFile, module: Module, concrete: str) -> set[str]:
         return set()
     inherited = set().union(*(m.symbols for m in map(file.by_name.get, _clones_of(file, concrete)) if m))
     own = concrete_module.symbols - inherited
-    return {
-        target for clone in module.clones for source, target in clone.substitutions.items() if source in own
-    }
+    pairs = [pair for clone in module.clones for pair in clone.substitutions.items()]
+    # a symbol that also stands for one of the specification's (F.abs for a float's abs_elt) is not
+    # the machine's own: only what the concrete level alone uses (a bit vector, its decoding) is
+    return {target for source, target in pairs if source in own} - {t for s, t in pairs if s not in own}
 
 
 def _clones_of(file: WhyFile, name: str) -> list[str]:
