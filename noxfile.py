@@ -49,7 +49,15 @@ MUTATION_INPUTS = [
     "mutation/*",
     "pyproject.toml",
 ]
-FORMAL_INPUTS = ["formal/**/*.mlw", "formal/**/*.py", "formal/**/*.toml", "sonnx_spec/requirements/*.toml"]
+FORMAL_INPUTS = [
+    "formal/**/*.mlw",
+    "formal/**/*.py",
+    "formal/**/*.toml",
+    "formal/**/*.drv",
+    "formal/proofs/*.json",
+    "sonnx_spec/requirements/*.toml",
+    "docs/operators/*.md",
+]
 # What the site is built from, besides the results above: the site records their digest when a build
 # succeeds (`serve` builds only if they changed), and a change to the code that reads the pages makes
 # Sphinx read every page again (it notices changes to pages, not to its extensions).
@@ -170,16 +178,16 @@ def tests(session: nox.Session) -> None:
 def prove(session: nox.Session, *args: str) -> None:
     BUILD.mkdir(exist_ok=True)
     digest_file(FORMAL_STATUS).unlink(missing_ok=True)  # a failed run writes a status of no known sources
-    output = logged(session, "formal", "python", "formal/prove.py", f"--status={FORMAL_STATUS}", *args)
+    output = logged(session, "formal", "python", "-m", "formal.harness", f"--status={FORMAL_STATUS}", *args)
     session.log(output.strip().splitlines()[-1] + " (log: build/logs/formal.log)")
     record(FORMAL_STATUS, FORMAL_INPUTS, complete=not args)
 
 
 @nox.session
 def formal(session: nox.Session) -> None:
-    """Prove the Why3 specifications in formal/ with Z3 and CVC4."""
-    if require_tool(session, "why3", "apt-get install why3 z3 cvc4"):
-        install(session)  # prove.py checks the goals' ids against sonnx_spec.rules()
+    """Prove the Why3 specifications in formal/ with Z3 and cvc5 (-- --only clip,max; -- --replay)."""
+    if require_tool(session, "why3", "apt-get install why3 z3 cvc5"):
+        install(session)  # the harness checks the goals' ids against the rules' catalogue
         prove(session, *session.posargs)
 
 
@@ -224,7 +232,7 @@ def docs(session: nox.Session) -> None:
         run_tests(session, success_codes=(0, 1))
     if up_to_date(FORMAL_STATUS, FORMAL_INPUTS):
         session.log(f"Proofs: reused {FORMAL_STATUS.relative_to(ROOT)}, a run on these very sources")
-    elif require_tool(session, "why3", "apt-get install why3 z3 cvc4"):
+    elif require_tool(session, "why3", "apt-get install why3 z3 cvc5"):
         prove(session)
     else:
         FORMAL_STATUS.unlink(missing_ok=True)  # never publish the proofs of other sources

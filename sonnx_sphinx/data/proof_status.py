@@ -17,8 +17,9 @@ class FormalGoal:
     status: str
     prover: str | None
     ids: tuple[str, ...]
-    kind: str = "property"  # property, refinement, example, definition
+    kind: str = "property"  # property, instance, refinement, library (formal/harness/kinds.py)
     provers: dict[str, str] = field(default_factory=dict, compare=False)  # prover -> its answer
+    allowed: dict[str, str] = field(default_factory=dict, compare=False)  # prover excused -> why
 
     @property
     def where(self) -> str:
@@ -26,7 +27,8 @@ class FormalGoal:
 
 
 def read_formal(path: Path) -> tuple[dict[str, Any], list[FormalGoal]]:
-    """The run's header (tool, provers, theories, mutants…) and its goals."""
+    """The run's header (tools, provers, operators with their theories, mutants, vacuity, examples,
+    failures) and its goals (formal/harness/status.py writes them)."""
     data = json.loads(path.read_text("utf-8"))
     goals = [
         FormalGoal(
@@ -39,6 +41,7 @@ def read_formal(path: Path) -> tuple[dict[str, Any], list[FormalGoal]]:
             tuple(g["ids"]),
             g.get("kind", "property"),
             dict(g.get("answers", {})),
+            dict(g.get("allowed", {})),
         )
         for g in data["goals"]
     ]

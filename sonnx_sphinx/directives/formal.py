@@ -1,15 +1,16 @@
 """The formal specifications on the site: each operator's proof status, and the summary of the run.
 
-``{formal-status}`` (on an operator's page) links the operator's Why3 file,
-shown highlighted on a page of its own, and gives the status of each of its
-goals from the last ``nox -s formal`` run (``build/formal-status.json``);
-``{formal-summary}`` gives the goals per operator and the harness's checks of
-itself. Unproved goals fail the build (see lints.traceability).
+``{formal-status}`` (on an operator's page) links the operator's Why3 file, shown highlighted on a
+page of its own, counts its goals per kind, states its refinement (the concrete level's contract and
+its status), lists the theories wholly proved and gives each goal's answer per prover, from the last
+``nox -s formal`` run (``build/formal-status.json``, written by formal/harness). ``{formal-summary}``
+gives the goals per operator and kind, the deliberate errors and the vacuity checks. Unproved goals,
+unrefuted mutants and disagreeing examples fail the build (see lints.traceability).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -20,6 +21,29 @@ from ..myst import SiteDirective, code, details, escape, need, table
 NOT_RUN = (
     "Proof status: not available in this build (Why3 was not installed); `nox -s formal` proves the goals."
 )
+KINDS = ("property", "instance", "refinement", "example", "mutant", "vacuity")
+WHOLE_THEORIES = (
+    "A rule counts as proved only if every goal of the theories it relies on is proved (its operator's "
+    "modules and the shared theories of `formal/lib/`): a lemma left unproved would be assumed by the "
+    "goals after it. A goal is proved when Z3 and cvc5 both prove it, unless one of them is excused "
+    "for it in `formal/allowed.toml` (shown with its reason)."
+)
+
+
+def kind_counts(entry: dict[str, Any]) -> str:
+    counts = entry.get("counts", {})
+    return ", ".join(f"{kind} {p} of {n}" for kind in KINDS if kind in counts for p, n in [counts[kind]])
+
+
+def refinement_sentence(entry: dict[str, Any]) -> str:
+    ref = entry.get("refinement")
+    if not ref:
+        return "No concrete level is stated for it yet."
+    verdict = "proved, with every refinement goal of its instances" if ref.get("proved") else "**not proved**"
+    return (
+        f"The concrete level `{ref['function']}` (module `{ref['module']}`: flat row-major arrays, a loop) "
+        f"refines the specification: it ensures `{ref['contract']}` ({code(ref['label'])}): {verdict}."
+    )
 
 
 class FormalStatusDirective(SiteDirective):
@@ -41,62 +65,112 @@ class FormalStatusDirective(SiteDirective):
             f"({op.name}-formal)=",
             "## Formal specification",
             "",
-            f"The Why3 specification of {op.onnx} is {self.source_link(rel)}: the rules of this page as "
-            "definitions, preconditions and postconditions, and lemmas named after the ids they prove.",
+            f"The Why3 specification of {op.onnx} is {self.source_link(rel)}: the rules of this page at two "
+            "levels, a specification (definitions, a contract, lemmas named after the ids they prove) and "
+            "a concrete level proved to refine it, with an instance per type.",
             "",
         ]
-        goals = [g for g in data.formal_goals if g.file == rel]
-        if data.formal_header is None:
-            return self.render([*lines, NOT_RUN, ""], match_titles=True)
-        proved = sum(g.status == "proved" for g in goals)
         header = data.formal_header
+        entry = (header or {}).get("operators", {}).get(op.name)
+        if header is None or entry is None:
+            return self.render([*lines, NOT_RUN, ""], match_titles=True)
+        goals = [g for g in data.formal_goals if g.file == rel]
+        provers = header.get("prover_names", [])
+        proved = sum(g.status == "proved" for g in goals)
+        wholly = [t["name"] for t in entry.get("theories", []) if t["wholly"]]
         lines += [
             f"Proof status from the last `nox -s formal` run: **{proved} of {len(goals)} goals proved** by "
-            f"Why3 {header.get('why3')} with {', '.join(header.get('provers', []))}.",
+            f"Why3 {header.get('why3')} with {' and '.join(header.get('provers', []))} "
+            f"({kind_counts(entry)}).",
+            "",
+            refinement_sentence(entry),
+            "",
+            f"Theories wholly proved: {', '.join(code(t) for t in wholly) or 'none'}. {WHOLE_THEORIES}",
             "",
         ]
         rows = [
             [
                 self.source_link(g.file, g.line, g.goal),
                 escape(g.theory),
+                g.kind,
                 " ".join(need(i) for i in g.ids),
+                *[escape(g.provers.get(p, "")) + (" (allowed)" if p in g.allowed else "") for p in provers],
                 g.status,
-                escape(g.prover or ""),
             ]
             for g in goals
         ]
         lines += details(
-            "Each goal and its status",
-            table(["Goal", "Theory", "Proves", "Status", "Prover"], rows, classes="sonnx-wide"),
+            "Each goal and its answer per prover",
+            table(["Goal", "Theory", "Kind", "Proves", *provers, "Status"], rows, classes="sonnx-wide"),
             classes="sonnx-trace",
         )
         return self.render(lines, match_titles=True)
 
 
 class FormalSummaryDirective(SiteDirective):
-    """Goals per operator and the harness's check of itself, from the last run."""
+    """Goals per operator and kind, the deliberate errors and vacuity, from the last run."""
 
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
-        if data.formal_header is None:
+        header = data.formal_header
+        if header is None:
             return self.render([NOT_RUN])
         rows = []
         for op in data.operators.values():
+            entry = header.get("operators", {}).get(op.name)
+            if entry is None:
+                continue
+            if entry.get("missing"):
+                rows.append([op.onnx, f"{code(entry['file'])} missing", "", ""])
+                continue
             goals = [g for g in data.formal_goals if g.file == f"formal/{op.name}.mlw"]
             proved = sum(g.status == "proved" for g in goals)
+            link = f"[{op.onnx}](operators/{op.name}.md#{op.name}-formal)"
             rows.append(
-                [f"[{op.onnx}](operators/{op.name}.md#{op.name}-formal)", f"{proved} of {len(goals)}"]
+                [link, f"{proved} of {len(goals)}", escape(kind_counts(entry)), f"{entry['time']:.0f} s"]
             )
-        lines = table(["Operator", "Goals proved"], rows)
-        mutants = data.formal_header.get("mutants", [])
+        lines = [
+            f"Why3 {header.get('why3')}, {' and '.join(header.get('provers', []))}, "
+            f"{header.get('timelimit', 5):g} s per task and prover.",
+            "",
+            *table(["Operator", "Goals proved", "Per kind (proved of all)", "Proof time"], rows),
+            WHOLE_THEORIES,
+            "",
+        ]
+        mutants = header.get("mutants", [])
         if mutants:
             lines += [
-                "The prover harness checks itself: each file is also submitted with a deliberate error, "
-                "which must not be proved.",
+                "The harness checks itself: each deliberate error changes a definition, and a ground fact "
+                "true of the real definition (the witness) must be proved on the real file and its negation "
+                "on the mutated one: the error is refuted by a proof, not by a time-out.",
                 "",
                 *table(
-                    ["File", "Deliberate error", "Outcome"],
-                    [[code(m["file"]), escape(m["change"]), escape(m["status"])] for m in mutants],
+                    ["Operator", "Deliberate error", "Witness", "Outcome"],
+                    [
+                        [m["operator"], escape(m["change"]), code(m["witness"]), escape(m["status"])]
+                        for m in mutants
+                    ],
+                ),
+            ]
+        vacuity = header.get("vacuity", [])
+        if vacuity:
+            vacuous = [v for v in vacuity if v["status"] != "not proved"]
+            lines += [
+                f"Vacuity: `false` was submitted in each of the {len(vacuity)} modules to both provers; "
+                + ("neither proved it in any." if not vacuous else f"it was proved in {len(vacuous)}."),
+                "",
+            ]
+        allowed = header.get("allowed", [])
+        if allowed:
+            lines += [
+                "Goals one prover is excused from (`formal/allowed.toml`):",
+                "",
+                *table(
+                    ["Operator", "Goal", "Prover", "Why"],
+                    [
+                        [a["operator"], code(f"{a['theory']}.{a['goal']}"), a["prover"], escape(a["reason"])]
+                        for a in allowed
+                    ],
                 ),
             ]
         return self.render(lines)

@@ -50,6 +50,8 @@ def problems(data: BuildData) -> list[tuple[str, str]]:
                 found.append((where, f"goal {goal.goal} names unknown id {rule_id}"))
         if goal.status != "proved":
             found.append((where, f"goal {goal.goal} is {goal.status}"))
+    if data.formal_header is not None:  # what the harness found besides goals: mutants, examples, files
+        found += [(str(data.formal_status), failure) for failure in data.formal_header.get("failures", [])]
     if CI and data.formal_header is None:
         found.append((str(data.formal_status), "no proof status: CI runs `nox -s formal` before the docs"))
     return found

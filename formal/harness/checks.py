@@ -1,0 +1,115 @@
+"""The harness's checks of itself: deliberate errors (formal/<op>.mutants.toml) and vacuity.
+
+A deliberate error (a mutant) changes a definition: ``old``, found exactly once in the operator's
+file, becomes ``new``. Its ``witness`` is a ground fact of ``module``, true of the real definition
+and false of the mutated one: the harness proves the witness on the real file and ``not (witness)``
+on the mutated file, so that a mutant is caught by a proof (a refutation), never by a time-out.
+
+Vacuity: in each module, ``false`` must not be proved, by either prover (a time limit of its own,
+short: an inconsistency the provers can use shows quickly; the instances, which prove every axiom
+for a type, are the real evidence that the axioms hold together).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sources import WhyFile, mutants_file
+
+VACUITY_TIMELIMIT = 1.0
+PRELUDE = (
+    "use int.Int use xreal.XReal use ieee_float.Float32 as Float32 use ieee_float.Float64 as Float64 "
+    "use ieee.Float16 as Float16 use ieee.BFloat16 as BFloat16 "
+    "use bv.BV8 as BV8 use bv.BV16 as BV16 use bv.BV32 as BV32 use bv.BV64 as BV64"
+)
+"""What a witness may use besides its module: integers, the extended reals, the four IEEE formats and
+the bit vectors (qualified: Float32.t, BV8.of_int)."""
+
+
+class CheckError(Exception):
+    """A mutants file that cannot be applied (no such text, or found more than once)."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    number: int
+    old: str
+    new: str
+    change: str
+    module: str
+    witness: str
+
+    @property
+    def witness_goal(self) -> str:
+        return f"witness_{self.number}"
+
+    @property
+    def refuted_goal(self) -> str:
+        return f"mutant_{self.number}_refuted"
+
+    @property
+    def theory(self) -> str:
+        return f"Mutant{self.number}"
+
+
+def mutants(op: str) -> list[Mutant]:
+    path = mutants_file(op)
+    if not path.exists():
+        return []
+    entries = tomllib.loads(path.read_text("utf-8")).get("mutant", [])
+    keys = ("old", "new", "change", "module", "witness")
+    found = []
+    for number, entry in enumerate(entries, 1):
+        missing = [k for k in keys if not isinstance(entry.get(k), str)]
+        if missing or set(entry) - set(keys):
+            raise CheckError(f"{path}: mutant {number}: keys must be exactly {', '.join(keys)}")
+        found.append(Mutant(number, *(entry[k] for k in keys)))
+    return found
+
+
+def witness_theory(mutant: Mutant) -> str:
+    return f"Witness{mutant.number}"
+
+
+def vacuity_theory(module: str) -> str:
+    return f"Vacuity{module}"
+
+
+def vacuity_goal(module: str) -> str:
+    return f"vacuity_{module}"
+
+
+def check_text(file: WhyFile, found: list[Mutant]) -> str:
+    """The real file, then a module per witness and one per module proving ``false``."""
+    parts = [file.text.rstrip(), ""]
+    for m in found:
+        parts.append(
+            f"module {witness_theory(m)} {PRELUDE} use {m.module}\n  goal {m.witness_goal}: {m.witness}\nend"
+        )
+    for module in file.modules:
+        name = module.name
+        parts.append(f"module {vacuity_theory(name)} use {name}\n  goal {vacuity_goal(name)}: false\nend")
+    return "\n\n".join(parts) + "\n"
+
+
+def mutated_text(file: WhyFile, mutant: Mutant) -> str:
+    """The file with the deliberate error, and a module stating the witness's negation."""
+    count = file.text.count(mutant.old)
+    if count != 1:
+        raise CheckError(
+            f"{file.rel}: mutant {mutant.number} ({mutant.change}): {mutant.old!r} is found {count} times, "
+            "not once"
+        )
+    text = file.text.replace(mutant.old, mutant.new).rstrip()
+    return (
+        f"{text}\n\nmodule {mutant.theory} {PRELUDE} use {mutant.module}\n"
+        f"  goal {mutant.refuted_goal}: not ({mutant.witness})\nend\n"
+    )
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path

@@ -1,0 +1,100 @@
+"""The pages' examples run through Why3: each a ground goal and its negation, one of them proved.
+
+``examples.example_modules(op)`` (written beside this module) turns the examples of an operator's
+page into Why3 modules, each with checks (``ExampleCheck``): a goal ``holds`` (the page's output is
+the element function's) and a goal ``refuted`` (its negation). Z3 must prove ``holds`` and not
+``refuted`` (cvc5 too where it can: it must never prove ``refuted``); ``refuted`` proved, or
+neither, is a disagreement between the page and the Why3 specification, and fails the run, naming
+the example's title and where it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .sources import BUILD
+
+
+class Check(Protocol):
+    holds: str
+    refuted: str
+    title: str
+    dtype: str
+    source: str
+
+
+class ExampleModuleLike(Protocol):
+    name: str
+    text: str
+    checks: list[Any]
+
+
+EXAMPLES_DIR = BUILD / "formal" / "examples"
+REQUIRED = "Z3"  # the prover that must decide every example
+
+
+def example_modules(op: str) -> list[ExampleModuleLike] | None:
+    """The example modules of ``op``; None while formal/harness/examples.py does not exist."""
+    try:
+        module = importlib.import_module(f"{__package__}.examples")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__package__}.examples":
+            raise
+        return None
+    return module.example_modules(op)
+
+
+@dataclass(frozen=True)
+class ExampleOutcome:
+    title: str
+    dtype: str
+    source: str
+    holds: dict[str, str]  # prover -> status of the goal `holds`
+    refuted: dict[str, str]
+
+    @property
+    def agrees(self) -> bool:
+        if self.holds.get(REQUIRED) != "proved" or self.refuted.get(REQUIRED) == "proved":
+            return False
+        return all(status != "proved" for status in self.refuted.values())
+
+    @property
+    def verdict(self) -> str:
+        if self.agrees:
+            return "agrees"
+        if any(s == "proved" for s in self.refuted.values()):
+            return "disagrees (the negation is proved)"
+        return "undecided (neither the example nor its negation is proved)"
+
+    def to_json(self) -> dict:
+        return {
+            "title": self.title,
+            "dtype": self.dtype,
+            "source": self.source,
+            "holds": self.holds,
+            "refuted": self.refuted,
+            "verdict": self.verdict,
+        }
+
+
+def file_text(modules: list[ExampleModuleLike]) -> str:
+    names = [c.holds for m in modules for c in m.checks] + [c.refuted for m in modules for c in m.checks]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"example goals named twice: {', '.join(duplicates)}")
+    return "\n\n".join(m.text.strip() for m in modules) + "\n"
+
+
+def outcomes(modules: list[ExampleModuleLike], answers: dict[str, dict[str, str]]) -> list[ExampleOutcome]:
+    """``answers``: prover -> goal name -> status."""
+
+    def statuses(goal: str) -> dict[str, str]:
+        return {prover: by_goal.get(goal, "missing") for prover, by_goal in answers.items()}
+
+    return [
+        ExampleOutcome(c.title, c.dtype, c.source, statuses(c.holds), statuses(c.refuted))
+        for m in modules
+        for c in m.checks
+    ]

@@ -1,0 +1,172 @@
+"""One operator (or the shared theories), start to end: every why3 run it needs, two at a time.
+
+Each module is proved in a run of its own, once per prover (why3 reports tasks without their module,
+and one prover at a time). The checks (witnesses, vacuity, mutants, examples) are files of their own
+under build/formal/. At most two runs at once: two prover processes, the machine's share.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import checks, example_run
+from .cache import LIBRARY
+from .goals import group
+from .sources import BUILD, WhyFile, lib_files, operator_file, read
+from .tools import Prover, Tools
+from .why3 import Task, Why3Error, prove
+
+WORKERS = 2
+CHECKS_DIR = BUILD / "formal"
+
+
+@dataclass(frozen=True)
+class Job:
+    file: Path
+    theories: tuple[str, ...]
+    prover: Prover
+    timelimit: float
+
+
+def run_jobs(tools: Tools, jobs: list[Job]) -> dict[Job, list[Task] | Why3Error]:
+    def one(job: Job) -> list[Task] | Why3Error:
+        try:
+            return prove(tools, job.prover, job.file, job.theories, job.timelimit)
+        except Why3Error as error:
+            return error
+
+    with ThreadPoolExecutor(WORKERS) as pool:
+        return dict(zip(jobs, pool.map(one, jobs), strict=True))
+
+
+def by_goal(result: list[Task] | Why3Error) -> dict[str, str]:
+    """goal name -> status (the worst of its tasks); every goal "error" if why3 failed."""
+    if isinstance(result, Why3Error):
+        return {}
+    statuses: dict[str, str] = {}
+    for task in result:
+        if statuses.get(task.goal, "proved") == "proved":
+            statuses[task.goal] = task.status
+    return statuses
+
+
+def _goals(
+    files: list[WhyFile], op: str | None, tools: Tools, timelimit: float, extra: list[Job]
+) -> tuple[list[dict[str, Any]], list[str], dict[Job, list[Task] | Why3Error]]:
+    """The goals of every module of ``files``, the errors, and the answers of the ``extra`` jobs."""
+    main = [
+        (file, module.name, Job(file.path, (module.name,), prover, timelimit))
+        for file in files
+        for module in file.modules
+        for prover in tools.provers
+    ]
+    results = run_jobs(tools, [job for _, _, job in main] + extra)
+    goals, errors = [], []
+    for file in files:
+        for module in file.modules:
+            runs = {job.prover.name: results[job] for f, m, job in main if f is file and m == module.name}
+            failed = [r for r in runs.values() if isinstance(r, Why3Error)]
+            if failed:
+                errors.append(f"{file.rel} {module.name}: {failed[0]}")
+                continue
+            for goal in group(file, op, module.name, runs):  # type: ignore[arg-type]
+                goals.append({"file": file.rel, **goal.to_json()})
+    return goals, list(dict.fromkeys(errors)), results
+
+
+def prove_library(tools: Tools, timelimit: float) -> dict[str, Any]:
+    start = time.monotonic()
+    files = [read(p) for p in lib_files()]
+    goals, errors, _ = _goals(files, None, tools, timelimit, [])
+    return {
+        "operator": LIBRARY,
+        "files": [f.rel for f in files],
+        "theories": [m.name for f in files for m in f.modules],
+        "goals": goals,
+        "errors": errors,
+        "time": round(time.monotonic() - start, 1),
+    }
+
+
+def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str], None]) -> dict[str, Any]:
+    """Every goal of formal/<op>.mlw with each prover, its mutants, vacuity and examples."""
+    start = time.monotonic()
+    file = read(operator_file(op))
+    errors: list[str] = []
+    extra: list[Job] = []
+    try:
+        mutants = checks.mutants(op)
+        mutated = {
+            m.number: checks.write(
+                CHECKS_DIR / "mutants" / f"{op}_{m.number}.mlw", checks.mutated_text(file, m)
+            )
+            for m in mutants
+        }
+    except checks.CheckError as error:
+        mutants, mutated = [], {}
+        errors.append(str(error))
+    check_file = checks.write(CHECKS_DIR / "checks" / f"{op}.mlw", checks.check_text(file, mutants))
+    witnesses = tuple(checks.witness_theory(m) for m in mutants)
+    vacuities = tuple(checks.vacuity_theory(m.name) for m in file.modules)
+    examples = example_run.example_modules(op)
+    example_file = None
+    if examples is not None:
+        example_file = checks.write(example_run.EXAMPLES_DIR / f"{op}.mlw", example_run.file_text(examples))
+    for prover in tools.provers:
+        if witnesses:
+            extra.append(Job(check_file, witnesses, prover, timelimit))
+        extra.append(Job(check_file, vacuities, prover, checks.VACUITY_TIMELIMIT))
+        extra += [Job(mutated[m.number], (m.theory,), prover, timelimit) for m in mutants]
+        if example_file is not None:
+            extra.append(Job(example_file, (), prover, timelimit))
+    log(f"{op}: {len(file.modules)} modules, {len(mutants)} mutants, {len(extra)} check runs")
+    goals, goal_errors, results = _goals([file], op, tools, timelimit, extra)
+    errors += goal_errors
+    checked = {check_file, example_file}  # a mutated file that does not load is that mutant's outcome
+    errors += list(
+        dict.fromkeys(str(r) for j, r in results.items() if j.file in checked and isinstance(r, Why3Error))
+    )
+
+    def answers(path: Path | None, theories: tuple[str, ...], goal: str) -> dict[str, str]:
+        found = {}
+        for job, result in results.items():
+            if job.file == path and job.theories == theories:
+                status = "error" if isinstance(result, Why3Error) else by_goal(result).get(goal, "missing")
+                found[job.prover.name] = status
+        return found
+
+    record: dict[str, Any] = {
+        "operator": op,
+        "file": file.rel,
+        "theories": [m.name for m in file.modules],
+        "goals": goals,
+        "mutants": [
+            {
+                "number": m.number,
+                "change": m.change,
+                "module": m.module,
+                "witness": m.witness,
+                "witness_answers": answers(check_file, witnesses, m.witness_goal),
+                "refuted_answers": answers(mutated[m.number], (m.theory,), m.refuted_goal),
+            }
+            for m in mutants
+        ],
+        "vacuity": [
+            {"theory": m.name, "answers": answers(check_file, vacuities, checks.vacuity_goal(m.name))}
+            for m in file.modules
+        ],
+        "examples": None,
+        "errors": errors,
+    }
+    if examples is not None:
+        per_prover = {
+            job.prover.name: by_goal(result) for job, result in results.items() if job.file == example_file
+        }
+        record["examples"] = [o.to_json() for o in example_run.outcomes(examples, per_prover)]
+    record["time"] = round(time.monotonic() - start, 1)
+    return record
