@@ -1,9 +1,8 @@
 """The goals one prover may leave unproved, each with its reason: formal/allowed.toml.
 
-Every goal must be proved by Z3 and by cvc5; where one of them really cannot (after splitting the
-goal and adding assertions), the file names the goal, the prover and why. Such a goal counts as
-proved when the other prover proves it, and the site shows the exception.
-"""
+Every goal of an IEEE instance must be proved by Z3 and by cvc5; where one of them really cannot (after
+splitting the goal and adding assertions), the file names the goal, the prover and why. Such a goal
+counts as proved when the other prover proves it, and the site shows the exception."""
 
 from __future__ import annotations
 

@@ -3,7 +3,10 @@
 A deliberate error (a mutant) changes a definition: ``old``, found exactly once in the operator's
 file, becomes ``new``. Its ``witness`` is a ground fact of ``module``, true of the real definition
 and false of the mutated one: the harness proves the witness on the real file and ``not (witness)``
-on the mutated file, so that a mutant is caught by a proof (a refutation), never by a time-out.
+on the mutated file, so that a mutant is caught by a proof (a refutation), never by a time-out. The
+mutated file's lemmas, now false, are still assumed there: were they contradictory, ``not (witness)``
+would follow from anything. So the witness itself is also submitted on the mutated file (to Z3, with
+the short limit of vacuity): a mutant is refuted only if its negation is proved and the witness is not.
 
 Vacuity: in each module, ``false`` must not be proved, by either prover (a time limit of its own,
 short: an inconsistency the provers can use shows quickly; the instances, which prove every axiom
@@ -12,6 +15,7 @@ for a type, are the real evidence that the axioms hold together).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +56,14 @@ class Mutant:
     @property
     def theory(self) -> str:
         return f"Mutant{self.number}"
+
+    @property
+    def still_goal(self) -> str:
+        return f"mutant_{self.number}_witness_still"
+
+    @property
+    def still_theory(self) -> str:
+        return f"MutantStill{self.number}"
 
 
 def mutants(op: str) -> list[Mutant]:
@@ -94,6 +106,27 @@ def check_text(file: WhyFile, found: list[Mutant]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+LEMMA = re.compile(r"^([ \t]*)lemma\b", re.MULTILINE)
+LEMMA_FUNCTION = re.compile(r"^([ \t]*let[ \t]+(?:rec[ \t]+)?)lemma\b", re.MULTILINE)
+CLONE = re.compile(r"^[ \t]*clone\b[^\n]*?(?:,[ \t]*\n[^\n]*?)*$", re.MULTILINE)
+
+
+def _clone_proving(statement: str) -> str:
+    """A clone whose axioms become goals, never assumed; a generic one's (``axiom .``) stay axioms."""
+    if "axiom ." in statement:
+        return statement
+    return statement + (", goal ." if " with " in statement else " with goal .")
+
+
+def unassumed(text: str) -> str:
+    """``text`` with nothing proved in it assumed afterwards: lemmas become goals, lemma functions
+    ghost functions, and the axioms an instance proves goals. A mutation makes some of them false; a
+    mutated file that assumed them would be inconsistent and prove anything, ``not (witness)`` too."""
+    text = LEMMA.sub(r"\1goal", text)
+    text = LEMMA_FUNCTION.sub(r"\1ghost", text)
+    return CLONE.sub(lambda m: _clone_proving(m.group(0)), text)
+
+
 def mutated_text(file: WhyFile, mutant: Mutant) -> str:
     """The file with the deliberate error, and a module stating the witness's negation."""
     count = file.text.count(mutant.old)
@@ -102,10 +135,12 @@ def mutated_text(file: WhyFile, mutant: Mutant) -> str:
             f"{file.rel}: mutant {mutant.number} ({mutant.change}): {mutant.old!r} is found {count} times, "
             "not once"
         )
-    text = file.text.replace(mutant.old, mutant.new).rstrip()
+    text = unassumed(file.text.replace(mutant.old, mutant.new)).rstrip()
     return (
         f"{text}\n\nmodule {mutant.theory} {PRELUDE} use {mutant.module}\n"
         f"  goal {mutant.refuted_goal}: not ({mutant.witness})\nend\n"
+        f"\nmodule {mutant.still_theory} {PRELUDE} use {mutant.module}\n"
+        f"  goal {mutant.still_goal}: {mutant.witness}\nend\n"
     )
 
 

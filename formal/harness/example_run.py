@@ -11,6 +11,7 @@ the example's title and where it is.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -79,19 +80,40 @@ class ExampleOutcome:
         }
 
 
+def _without(text: str, goals: set[str]) -> str:
+    """A module's text without the goals named (a goal runs to the next goal or to ``end``)."""
+    for goal in goals:
+        text = re.sub(rf"\n  goal {re.escape(goal)}:.*?(?=\n\n  goal |\nend\b)", "", text, flags=re.S)
+    return text
+
+
 def file_text(modules: list[ExampleModuleLike]) -> str:
+    """Every module with its ``holds`` goals only: the run that decides the examples."""
     names = [c.holds for m in modules for c in m.checks] + [c.refuted for m in modules for c in m.checks]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"example goals named twice: {', '.join(duplicates)}")
-    return "\n\n".join(m.text.strip() for m in modules) + "\n"
+    return "\n\n".join(_without(m.text, {c.refuted for c in m.checks}).strip() for m in modules) + "\n"
+
+
+def refuted_text(modules: list[ExampleModuleLike], undecided: set[str]) -> str | None:
+    """The modules of the examples whose ``holds`` was not proved, with their ``refuted`` goals only.
+
+    A negation is tried only where the example was not proved: there, a proof of it turns a time-out
+    into a refutation (the page and the specification disagree); where the example is proved, its
+    negation could be proved only in an inconsistent theory, which the vacuity checks look for.
+    """
+    chosen = [m for m in modules if any(c.holds in undecided for c in m.checks)]
+    if not chosen:
+        return None
+    return "\n\n".join(_without(m.text, {c.holds for c in m.checks}).strip() for m in chosen) + "\n"
 
 
 def outcomes(modules: list[ExampleModuleLike], answers: dict[str, dict[str, str]]) -> list[ExampleOutcome]:
     """``answers``: prover -> goal name -> status."""
 
     def statuses(goal: str) -> dict[str, str]:
-        return {prover: by_goal.get(goal, "missing") for prover, by_goal in answers.items()}
+        return {prover: by_goal.get(goal, "not tried") for prover, by_goal in answers.items()}
 
     return [
         ExampleOutcome(c.title, c.dtype, c.source, statuses(c.holds), statuses(c.refuted))

@@ -122,7 +122,10 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
             extra.append(Job(check_file, witnesses, prover, timelimit))
         extra.append(Job(check_file, vacuities, prover, checks.VACUITY_TIMELIMIT))
         extra += [Job(mutated[m.number], (m.theory,), prover, timelimit) for m in mutants]
-        if example_file is not None:
+        if prover.name == example_run.REQUIRED:  # the mutated file does not prove the witness too
+            short = checks.VACUITY_TIMELIMIT
+            extra += [Job(mutated[m.number], (m.still_theory,), prover, short) for m in mutants]
+        if example_file is not None and prover.name == example_run.REQUIRED:
             extra.append(Job(example_file, (), prover, timelimit))
     log(f"{op}: {len(file.modules)} modules, {len(mutants)} mutants, {len(extra)} check runs")
     goals, goal_errors, results = _goals([file], op, tools, timelimit, extra)
@@ -153,6 +156,7 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
                 "witness": m.witness,
                 "witness_answers": answers(check_file, witnesses, m.witness_goal),
                 "refuted_answers": answers(mutated[m.number], (m.theory,), m.refuted_goal),
+                "still_answers": answers(mutated[m.number], (m.still_theory,), m.still_goal),
             }
             for m in mutants
         ],
@@ -164,9 +168,15 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
         "errors": errors,
     }
     if examples is not None:
-        per_prover = {
-            job.prover.name: by_goal(result) for job, result in results.items() if job.file == example_file
-        }
-        record["examples"] = [o.to_json() for o in example_run.outcomes(examples, per_prover)]
+        decided = {j.prover.name: by_goal(r) for j, r in results.items() if j.file == example_file}
+        proved = decided.get(example_run.REQUIRED, {})
+        undecided = {c.holds for m in examples for c in m.checks if proved.get(c.holds) != "proved"}
+        negations = example_run.refuted_text(examples, undecided)
+        if negations is not None:  # the second phase: the negations of the examples not proved
+            path = checks.write(example_run.EXAMPLES_DIR / f"{op}.refuted.mlw", negations)
+            second = run_jobs(tools, [Job(path, (), prover, timelimit) for prover in tools.provers])
+            for job, result in second.items():
+                decided.setdefault(job.prover.name, {}).update(by_goal(result))
+        record["examples"] = [o.to_json() for o in example_run.outcomes(examples, decided)]
     record["time"] = round(time.monotonic() - start, 1)
     return record

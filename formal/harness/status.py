@@ -1,10 +1,11 @@
 """What the records of a run say: each goal's status, what fails, and build/formal-status.json.
 
-A goal is proved when every prover proves it (or the one that cannot is allowed, formal/allowed.toml,
-and the other proves it). A theory (module) is wholly proved when all its goals are: a rule counts
-as proved only if every goal of the theories it relies on is, since an unproved lemma is assumed by
-the goals after it. The status file holds no timestamp: the same records give the same file.
-"""
+A goal of an IEEE instance (Float16, BFloat16, Float32, Float64) is proved when Z3 and cvc5 both prove
+it (or the one that cannot is allowed, formal/allowed.toml, and the other proves it); any other goal
+when one of them does, the other's answer shown beside it. A theory (module) is wholly proved when all
+its goals are: a rule counts as proved only if every goal of the theories it relies on is, since an
+unproved lemma is assumed by the goals after it. The status file holds no timestamp: the same records
+give the same file."""
 
 from __future__ import annotations
 
@@ -36,8 +37,22 @@ class Evaluation:
     failures: list[str] = field(default_factory=list)
 
 
+IEEE_INSTANCE = re.compile(r"(?:Float16|Float32|Float64)$")
+"""The modules whose goals are about the IEEE formats bit-exact: BFloat16 included."""
+
+
+def needs_every_prover(theory: str) -> bool:
+    """An IEEE goal must be proved by Z3 and by cvc5 (two independent floating-point decision
+    procedures); any other goal by one of them, the other's answer shown beside it."""
+    return bool(IEEE_INSTANCE.search(theory))
+
+
 def goal_status(goal: dict[str, Any], op: str, allowances: list[Allowance]) -> tuple[str, dict[str, str]]:
     """proved or the worst answer; the allowances that apply to it (prover -> reason)."""
+    order = ("error", "invalid", "timeout", "unknown", "proved")
+    if not needs_every_prover(goal["theory"]):
+        answers = list(goal["answers"].values())
+        return ("proved" if "proved" in answers else min(answers, key=order.index)), {}
     excused = {}
     for prover, answer in goal["answers"].items():
         entry = allowed(allowances, op, goal["theory"], goal["goal"], prover)
@@ -46,7 +61,6 @@ def goal_status(goal: dict[str, Any], op: str, allowances: list[Allowance]) -> t
     wanted = [a for p, a in goal["answers"].items() if p not in excused]
     if not wanted:  # no prover proved it
         return "unproved", excused
-    order = ("error", "invalid", "timeout", "unknown", "proved")
     return min(wanted, key=order.index), excused
 
 
@@ -55,6 +69,8 @@ def mutant_status(mutant: dict[str, Any]) -> str:
         return "witness not proved on the real file"
     if any(s == "error" for s in mutant["refuted_answers"].values()):
         return "error: the mutated file does not load"
+    if any(s == "proved" for s in mutant.get("still_answers", {}).values()):
+        return "inconsistent: the mutated file proves the witness and its negation"
     if any(s == "proved" for s in mutant["refuted_answers"].values()):
         return "refuted"
     return "not refuted"

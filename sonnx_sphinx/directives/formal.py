@@ -25,8 +25,9 @@ KINDS = ("property", "instance", "refinement", "example", "mutant", "vacuity")
 WHOLE_THEORIES = (
     "A rule counts as proved only if every goal of the theories it relies on is proved (its operator's "
     "modules and the shared theories of `formal/lib/`): a lemma left unproved would be assumed by the "
-    "goals after it. A goal is proved when Z3 and cvc5 both prove it, unless one of them is excused "
-    "for it in `formal/allowed.toml` (shown with its reason)."
+    "goals after it. A goal of an IEEE instance (float16, bfloat16, float32, float64) is proved when Z3 "
+    "and cvc5 both prove it, unless one of them is excused for it in `formal/allowed.toml` (shown with "
+    "its reason); any other goal when one of them proves it."
 )
 
 
