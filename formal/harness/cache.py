@@ -1,7 +1,8 @@
 """Results per operator, committed in formal/proofs/<op>.json and reused while their inputs are unchanged.
 
 The key is a digest of everything a result depends on: the operator's Why3 file and deliberate
-errors, the shared theories, the harness's own code, the operator's page (its examples), the tools'
+errors, the shared theories, the harness's code that produces the records (not the code that only
+evaluates them), the examples of the operator's page and special-values table as Why3 states them, the tools'
 versions and the time limit. An operator whose key is the recorded one is not proved again (a clean
 clone reuses the committed results); ``--replay`` proves everything again.
 """
@@ -13,10 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import example_run
 from .sources import FORMAL, LIB, ROOT, mutants_file, operator_file
 
 PROOFS = FORMAL / "proofs"
 LIBRARY = "lib"  # the name of the shared theories' record
+EVALUATION_ONLY = {"status.py", "allowed.py", "__main__.py", "__init__.py"}
+"""Harness modules that read the records without changing them: editing them proves nothing again."""
 HARNESS_CODE = [FORMAL / "harness", ROOT / "sonnx_sphinx" / "example_language.py"]
 
 
@@ -24,9 +28,9 @@ def inputs(op: str) -> list[Path]:
     """The files a result of ``op`` (or of the shared theories, LIBRARY) depends on."""
     files = [p for p in LIB.iterdir() if p.is_file()]
     for code in HARNESS_CODE:
-        files += sorted(code.rglob("*.py")) if code.is_dir() else [code]
+        files += [p for p in code.rglob("*.py") if p.name not in EVALUATION_ONLY] if code.is_dir() else [code]
     if op != LIBRARY:
-        files += [operator_file(op), mutants_file(op), ROOT / "docs" / "operators" / f"{op}.md"]
+        files += [operator_file(op), mutants_file(op)]
     return sorted(set(files))
 
 
@@ -35,6 +39,9 @@ def key(op: str, versions: dict[str, str], timelimit: float) -> str:
     for path in inputs(op):
         content = path.read_bytes() if path.exists() else b"(missing)"
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + content + b"\0")
+    if op != LIBRARY:  # the examples as Why3 states them: the page's, and the reference's special values
+        examples = example_run.example_modules(op) or []
+        sha.update(example_run.file_text(examples).encode() if examples else b"(no examples)")
     sha.update(json.dumps({"versions": versions, "timelimit": timelimit}, sort_keys=True).encode())
     return sha.hexdigest()
 
