@@ -118,10 +118,43 @@ def _clone_proving(statement: str) -> str:
     return statement + (", goal ." if " with " in statement else " with goal .")
 
 
+LOGIC_FUNCTION = re.compile(r"^[ \t]*let[ \t]+(?:rec[ \t]+)?(?:ghost[ \t]+)?(?:function|predicate)\b", re.M)
+
+
+def _without_postconditions(text: str) -> str:
+    """The ``ensures`` of every ``let function``/``let predicate`` removed (their bodies define them;
+    a postcondition is a proved property, assumed by the goals after it)."""
+    out, position = [], 0
+    for header in LOGIC_FUNCTION.finditer(text):
+        if header.start() < position:
+            continue
+        k, depth = header.end(), 0
+        while k < len(text):
+            if depth == 0 and text.startswith("ensures", k) and not text[k - 1].isalnum():
+                start, k = k, text.index("{", k)
+                depth_in = 0
+                while True:
+                    depth_in += {"{": 1, "}": -1}.get(text[k], 0)
+                    k += 1
+                    if depth_in == 0:
+                        break
+                out.append(text[position:start])
+                position = k
+                continue
+            if depth == 0 and text[k] == "=":
+                break
+            depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+    out.append(text[position:])
+    return "".join(out)
+
+
 def unassumed(text: str) -> str:
     """``text`` with nothing proved in it assumed afterwards: lemmas become goals, lemma functions
-    ghost functions, and the axioms an instance proves goals. A mutation makes some of them false; a
-    mutated file that assumed them would be inconsistent and prove anything, ``not (witness)`` too."""
+    ghost functions, the postconditions of logic functions gone, and the axioms an instance proves
+    goals. A mutation makes some of them false; a mutated file that assumed them would be inconsistent
+    and prove anything, ``not (witness)`` too."""
+    text = _without_postconditions(text)
     text = LEMMA.sub(r"\1goal", text)
     text = LEMMA_FUNCTION.sub(r"\1ghost", text)
     return CLONE.sub(lambda m: _clone_proving(m.group(0)), text)

@@ -36,6 +36,18 @@ EXAMPLES_DIR = BUILD / "formal" / "examples"
 REQUIRED = "Z3"  # the prover that must decide every example
 
 
+def why3_file(op: str) -> str:
+    from .examples import why3_file
+
+    return why3_file(op)
+
+
+def outside_model(op: str) -> list[str]:
+    from .examples import outside_model
+
+    return outside_model(op)
+
+
 def example_modules(op: str) -> list[ExampleModuleLike] | None:
     """The example modules of ``op``; None while formal/harness/examples.py does not exist."""
     try:

@@ -117,6 +117,9 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
     example_file = None
     if examples is not None:
         example_file = checks.write(example_run.EXAMPLES_DIR / f"{op}.mlw", example_run.file_text(examples))
+        alias = example_run.why3_file(op)
+        if alias != op:  # a file name Why3 cannot `use` (a keyword): a copy beside the examples
+            checks.write(example_run.EXAMPLES_DIR / f"{alias}.mlw", file.text)
     for prover in tools.provers:
         if witnesses:
             extra.append(Job(check_file, witnesses, prover, timelimit))
@@ -178,5 +181,6 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
             for job, result in second.items():
                 decided.setdefault(job.prover.name, {}).update(by_goal(result))
         record["examples"] = [o.to_json() for o in example_run.outcomes(examples, decided)]
+        record["outside_model"] = example_run.outside_model(op)
     record["time"] = round(time.monotonic() - start, 1)
     return record

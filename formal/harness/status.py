@@ -82,7 +82,7 @@ def refinement(file: WhyFile, op: str) -> dict[str, str] | None:
     if concrete is None:
         return None
     match = re.search(
-        r"^ {0,2}let\s+(\w+)(?:(?!^ {0,2}let\b).)*?ensures\s*\{\s*\[@expl:(\w*refines\w*)\]\s*(.*?)\}",
+        r"^ {0,2}let\s+(\w+)(?:(?!^ {0,2}let\b).)*?ensures\s*\{\s*\[@expl:(\w*_refines?_\w*)\]\s*(.*?)\}",
         concrete.text,
         re.MULTILINE | re.DOTALL,
     )

@@ -62,6 +62,7 @@ def parse(text: str) -> Iterator[Task]:
 def prove(tools: Tools, prover: Prover, file: Path, theories: Sequence[str], timelimit: float) -> list[Task]:
     """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover``."""
     args = ["why3", "prove", "-C", str(tools.config), "-L", str(LIB), "-L", str(ROOT / "formal")]
+    args += ["-L", str(file.parent)]  # the examples' copy of a file whose name Why3 cannot use
     args += ["--json", "-P", prover.executable, "-t", f"{timelimit:g}", "-a", "split_vc", str(file)]
     for theory in theories:
         args += ["-T", theory]
