@@ -200,6 +200,7 @@ def _checks(ev: Evaluation, op: str, record: dict[str, Any], entry: dict[str, An
                 )
         ev.examples += [{**e, "operator": op} for e in examples]
     entry["mutants"], entry["vacuity"], entry["examples"] = mutants, vacuity, examples
+    entry["outside_model"] = record.get("outside_model", [])
     ev.mutants += mutants
     ev.vacuity += vacuity
 

@@ -89,6 +89,13 @@ class FormalStatusDirective(SiteDirective):
             f"Theories wholly proved: {', '.join(code(t) for t in wholly) or 'none'}. {WHOLE_THEORIES}",
             "",
         ]
+        outside = entry.get("outside_model", [])
+        if outside:
+            lines += details(
+                f"{len(outside)} example cases outside the formal model (the file's header says why)",
+                [f"- {escape(case)}" for case in outside],
+                classes="sonnx-trace",
+            )
         rows = [
             [
                 self.source_link(g.file, g.line, g.goal),

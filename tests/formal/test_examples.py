@@ -142,7 +142,7 @@ def test_a_bool_condition_is_a_bool_literal():
 
 def test_a_tensor_attribute_without_inputs():
     [module] = modules("constant", ["uint8"], "value = [[1, 2]]", "C = [[1, 2]]")
-    assert "  use constant.ConstantInt\n" in module.text
+    assert "  use constant_spec.ConstantInt\n" in module.text  # `constant` is a Why3 keyword: a copy
     assert goal_body(module.text, "constant_ex1_uint8_holds") == (
         "(constant_element 1) = 1 /\\ (constant_element 2) = 2"
     )
@@ -150,14 +150,24 @@ def test_a_tensor_attribute_without_inputs():
 
 def test_a_float_attribute_follows_the_inputs_in_the_instance_type():
     [module] = modules(
-        "leaky_relu", ["float16"], "X = [-2.0, 3.0]", "alpha = 0.1", "Y = [-0.2, 3.0]", instances=("Float16",)
+        "leaky_relu",
+        ["float16"],
+        "X = [-2.0, 3.0]",
+        "alpha = 0.125",
+        "Y = [-0.25, 3.0]",
+        instances=("Float16",),
     )
-    alpha = "(0x1.998p-4:F.t)"  # 0.1 rounded to nearest float16: 1638 / 2^14
+    alpha = "(0x1p-3:F.t)"  # 0.125: a float32 that float16 holds
     assert "  use ieee.Float16 as F\n  use leaky_relu.LeakyReluFloat16\n" in module.text
     assert goal_body(module.text, "leaky_relu_ex1_float16_holds") == (
-        f"(leaky_relu_element (-0x1p1:F.t) {alpha}) = (-0x1.998p-3:F.t) /\\ "
+        f"(leaky_relu_element (-0x1p1:F.t) {alpha}) = (-0x1p-2:F.t) /\\ "
         f"(leaky_relu_element (0x1.8p1:F.t) {alpha}) = (0x1.8p1:F.t)"
     )
+
+
+def test_a_float32_attribute_that_the_type_cannot_hold_is_outside_the_model():
+    case = cases("leaky_relu", ["float16"], "X = [-2.0]", "alpha = 0.1", "Y = [-0.2]")
+    assert examples.modules_for("leaky_relu", case, ("LeakyReluFloat16",)) == []
 
 
 def test_the_special_values_table_is_checked_with_the_values_it_shows():

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from formal.harness import cache, checks, kinds, status, tracing
+from formal.harness import cache, checks, example_run, kinds, status, tracing
 from formal.harness.example_run import ExampleOutcome
 from formal.harness.goals import group
 from formal.harness.sources import ROOT, read
@@ -111,12 +111,19 @@ def test_tasks_grouped_into_goals_by_label():
     assert goals["foo_element'vc"].answers == {"Z3": "proved", "cvc5": "timeout"}
 
 
-def test_a_goal_is_proved_when_both_provers_prove_it():
-    goal = {"theory": "T", "goal": "g", "answers": {"Z3": "proved", "cvc5": "unknown"}}
+def test_an_ieee_goal_is_proved_when_both_provers_prove_it():
+    goal = {"theory": "ClipBFloat16", "goal": "g", "answers": {"Z3": "proved", "cvc5": "unknown"}}
     assert status.goal_status(goal, "clip", [])[0] == "unknown"
     assert (
         status.goal_status({**goal, "answers": {"Z3": "proved", "cvc5": "proved"}}, "clip", [])[0] == "proved"
     )
+
+
+def test_another_goal_is_proved_when_one_prover_proves_it():
+    goal = {"theory": "ClipConcrete", "goal": "g", "answers": {"Z3": "timeout", "cvc5": "proved"}}
+    assert status.goal_status(goal, "clip", [])[0] == "proved"
+    neither = {**goal, "answers": {"Z3": "timeout", "cvc5": "unknown"}}
+    assert status.goal_status(neither, "clip", [])[0] == "timeout"  # the worse answer
 
 
 def test_the_cache_key_covers_the_inputs():
@@ -124,15 +131,29 @@ def test_the_cache_key_covers_the_inputs():
     for needed in [
         "formal/clip.mlw",
         "formal/clip.mutants.toml",
-        "docs/operators/clip.md",
         "formal/lib/ieee.drv",
     ]:
         assert ROOT / needed in inputs
     assert ROOT / "formal/harness/cache.py" in inputs
+    assert ROOT / "formal/harness/status.py" not in inputs  # it only reads the records
     base = cache.key("clip", {"why3": "1.5.1", "Z3": "4.8.12"}, 5.0)
     assert base != cache.key("clip", {"why3": "1.5.1", "Z3": "4.13"}, 5.0)
     assert base != cache.key("clip", {"why3": "1.5.1", "Z3": "4.8.12"}, 10.0)
     assert base != cache.key("max", {"why3": "1.5.1", "Z3": "4.8.12"}, 5.0)
+
+
+def test_the_cache_key_covers_the_examples_as_why3_states_them(monkeypatch: pytest.MonkeyPatch):
+    versions = {"why3": "1.5.1", "Z3": "4.8.12"}
+    base = cache.key("clip", versions, 5.0)
+    real = example_run.example_modules
+
+    def one_value_changed(op: str):
+        modules = real(op)
+        first = modules[0]
+        return [type(first)(first.name, first.text.replace("= 10", "= 11"), first.checks), *modules[1:]]
+
+    monkeypatch.setattr(example_run, "example_modules", one_value_changed)
+    assert cache.key("clip", versions, 5.0) != base
 
 
 def test_a_mutant_must_change_text_found_once():

@@ -61,7 +61,7 @@ def test_wrong_witness_and_wrong_example_are_reported(found: tools.Tools):
     example = StubModule(
         "ExampleWrong",
         "module ExampleWrong use int.Int use clip.ClipInt\n"
-        "  goal wrong_holds: clip_element 5 1 3 = 4\n"
+        "  goal wrong_holds: clip_element 5 1 3 = 4\n\n"  # a blank line between goals, as examples.py has
         "  goal wrong_refuted: not (clip_element 5 1 3 = 4)\nend\n",
         [StubCheck("wrong_holds", "wrong_refuted", "A wrong example")],
     )
