@@ -116,7 +116,9 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
     examples = example_run.example_modules(op)
     example_file = None
     if examples is not None:
-        example_file = checks.write(example_run.EXAMPLES_DIR / f"{op}.mlw", example_run.file_text(examples))
+        example_file = checks.write(
+            example_run.EXAMPLES_DIR / f"{op}_examples.mlw", example_run.file_text(examples)
+        )
         alias = example_run.why3_file(op)
         if alias != op:  # a file name Why3 cannot `use` (a keyword): a copy beside the examples
             checks.write(example_run.EXAMPLES_DIR / f"{alias}.mlw", file.text)
@@ -176,7 +178,7 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
         undecided = {c.holds for m in examples for c in m.checks if proved.get(c.holds) != "proved"}
         negations = example_run.refuted_text(examples, undecided)
         if negations is not None:  # the second phase: the negations of the examples not proved
-            path = checks.write(example_run.EXAMPLES_DIR / f"{op}.refuted.mlw", negations)
+            path = checks.write(example_run.EXAMPLES_DIR / f"{op}_examples_refuted.mlw", negations)
             second = run_jobs(tools, [Job(path, (), prover, timelimit) for prover in tools.provers])
             for job, result in second.items():
                 decided.setdefault(job.prover.name, {}).update(by_goal(result))

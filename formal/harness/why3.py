@@ -62,7 +62,9 @@ def parse(text: str) -> Iterator[Task]:
 def prove(tools: Tools, prover: Prover, file: Path, theories: Sequence[str], timelimit: float) -> list[Task]:
     """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover``."""
     args = ["why3", "prove", "-C", str(tools.config), "-L", str(LIB), "-L", str(ROOT / "formal")]
-    args += ["-L", str(file.parent)]  # the examples' copy of a file whose name Why3 cannot use
+    # The examples' copy of a file whose name Why3 cannot use (constant); no file there may be named
+    # after an operator (Why3 would find two files for `use abs.…`).
+    args += ["-L", str(file.parent)]
     args += ["--json", "-P", prover.executable, "-t", f"{timelimit:g}", "-a", "split_vc", str(file)]
     for theory in theories:
         args += ["-T", theory]
