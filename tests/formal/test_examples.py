@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -205,49 +204,21 @@ def test_every_page_gives_valid_unique_names_and_the_same_text_twice(op):
 
 
 @pytest.fixture(scope="module")
-def why3_config(tmp_path_factory) -> Path:
-    """A Why3 configuration with Z3 and cvc5, their drivers importing the project's IEEE mapping."""
-    missing = [tool for tool in ("why3", "z3", "cvc5") if shutil.which(tool) is None]
-    if missing:
+def why3_config() -> Path:
+    """The harness's own Why3 configuration: Z3 and cvc5, their drivers importing the IEEE mapping."""
+    from formal.harness import tools
+
+    try:
+        return tools.detect().config
+    except tools.ToolError as error:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{', '.join(missing)} not installed: CI requires them")
-        pytest.skip(f"{', '.join(missing)} not installed")
-    folder = tmp_path_factory.mktemp("why3")
-    datadir, libdir = (
-        subprocess.run(["why3", option], capture_output=True, text=True, check=True).stdout.strip()
-        for option in ("--print-datadir", "--print-libdir")
-    )
-    provers = {
-        "z3": ("Z3", "4.8.12", "z3 -smt2 -T:%t smt.random_seed=42 -st %f", "z3_471.drv"),
-        "cvc5": ("cvc5", "1.0.3", "cvc5 --tlimit-per=%t000 --lang=smt2 --fp-exp %f", "cvc4_16.drv"),
-    }  # why3 1.5 has no cvc5 driver: its CVC4 one, with the floating-point theory (--fp-exp: any width)
-    lines = [
-        "[main]",
-        f'datadir = "{datadir}"',
-        f'libdir = "{libdir}"',
-        "magic = 14",
-        "memlimit = 1000",
-        "running_provers_max = 1",
-        "timelimit = 5",
-    ]
-    for shortcut, (name, version, command, base) in provers.items():
-        driver = folder / f"{shortcut}.drv"
-        driver.write_text(f'import "{datadir}/drivers/{base}"\nimport "{ROOT / "formal/lib/ieee.drv"}"\n')
-        lines += [
-            "[prover]",
-            f'command = "{command}"',
-            f'driver = "{driver}"',
-            f'name = "{name}"',
-            f'shortcut = "{shortcut}"',
-            f'version = "{version}"',
-        ]
-    (folder / "why3.conf").write_text("\n".join(lines) + "\n")
-    return folder / "why3.conf"
+            pytest.fail(f"{error}: CI requires why3, z3 and cvc5")
+        pytest.skip(str(error))
 
 
 def prove(config: Path, text: str, prover: str, goals: list[str]) -> dict[str, bool]:
     """Each goal: proved (every subgoal of split_vc valid) or not."""
-    source = config.parent / "examples.mlw"
+    source = config.parent / "test_examples.mlw"
     source.write_text(text)
     selection = [arg for goal in goals for arg in ("-G", goal)]
     library = ["-L", str(ROOT / "formal/lib"), "-L", str(ROOT / "formal")]
