@@ -173,3 +173,21 @@ def test_mutant_and_example_verdicts():
     assert agree.agrees
     assert not ExampleOutcome("t", "int8", "p.md:1", {"Z3": "unknown"}, {"Z3": "proved"}).agrees
     assert "undecided" in ExampleOutcome("t", "int8", "p.md:1", {"Z3": "timeout"}, {"Z3": "timeout"}).verdict
+
+
+def test_a_mutated_file_assumes_nothing_proved_in_it():
+    text = (
+        "module A\n  type t\n  val function f t : t\n  axiom ax: forall x. f x = x\n"
+        "  lemma twice: forall x. f (f x) = x\n"
+        "  let rec lemma down (n: int) requires { n >= 0 } variant { n } = if n > 0 then down (n - 1)\n"
+        "  let function g (x: int) : int\n    ensures { result = x + 1 }\n  = x + 1\nend\n"
+        "module G\n  clone export A with axiom .\nend\n"
+        "module B\n  clone export A with type t = int,\n    val f = g\nend\n"
+    )
+    unassumed = checks.unassumed(text)
+    assert "  goal twice:" in unassumed and "lemma twice" not in unassumed
+    assert "  let rec ghost down (n: int)" in unassumed
+    assert "ensures { result = x + 1 }" not in unassumed and "  = x + 1\n" in unassumed
+    assert "  clone export A with axiom .\n" in unassumed  # a generic module keeps its axioms
+    assert "    val f = g, goal .\n" in unassumed  # an instance's axioms become goals, never assumed
+    assert "requires { n >= 0 }" in unassumed  # a program's contract is not a logic function's
