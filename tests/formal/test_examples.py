@@ -4,7 +4,6 @@ showing that a wrong expected value is refuted, not merely left unproved."""
 from __future__ import annotations
 
 import importlib
-import os
 import re
 import subprocess
 import sys
@@ -204,21 +203,14 @@ def test_every_page_gives_valid_unique_names_and_the_same_text_twice(op):
 
 
 @pytest.fixture(scope="module")
-def why3_config() -> Path:
-    """The harness's own Why3 configuration: Z3 and cvc5, their drivers importing the IEEE mapping."""
-    from formal.harness import tools
-
-    try:
-        return tools.detect().config
-    except tools.ToolError as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{error}: CI requires why3, z3 and cvc5")
-        pytest.skip(str(error))
+def why3_config(why3_tools) -> Path:
+    """The harness's Why3 configuration (a private copy): Z3 and cvc5, with the IEEE mapping."""
+    return why3_tools.config
 
 
-def prove(config: Path, text: str, prover: str, goals: list[str]) -> dict[str, bool]:
+def prove(config: Path, folder: Path, text: str, prover: str, goals: list[str]) -> dict[str, bool]:
     """Each goal: proved (every subgoal of split_vc valid) or not."""
-    source = config.parent / "test_examples.mlw"
+    source = folder / "examples.mlw"  # a folder per test: the tests run in parallel
     source.write_text(text)
     selection = [arg for goal in goals for arg in ("-G", goal)]
     library = ["-L", str(ROOT / "formal/lib"), "-L", str(ROOT / "formal")]
@@ -237,7 +229,7 @@ def prove(config: Path, text: str, prover: str, goals: list[str]) -> dict[str, b
 
 @pytest.mark.parametrize("prover", ["z3", "cvc5"])
 @pytest.mark.parametrize("dtype", ["int8", "float16"])
-def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, prover, dtype):
+def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, tmp_path, prover, dtype):
     instances = examples.instance_modules("clip")
     right, wrong = (
         examples.modules_for(
@@ -247,6 +239,9 @@ def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, prover,
     )
     rename = lambda module: module.text.replace(module.name, "Example", 1)  # noqa: E731
     holds, refuted = right.checks[0].holds, right.checks[0].refuted
-    assert prove(why3_config, rename(right), prover, [holds]) == {holds: True}
+    assert prove(why3_config, tmp_path, rename(right), prover, [holds]) == {holds: True}
     # The negation of a true example is not tried: it fails only by the prover's giving up (see examples.py)
-    assert prove(why3_config, rename(wrong), prover, [holds, refuted]) == {holds: False, refuted: True}
+    assert prove(why3_config, tmp_path, rename(wrong), prover, [holds, refuted]) == {
+        holds: False,
+        refuted: True,
+    }
