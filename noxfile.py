@@ -7,6 +7,7 @@ A session prints what ran and what came out; a step that fails prints the end of
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -196,6 +197,12 @@ def build_site(session: nox.Session, *args: str) -> None:
     a failed build (a wrong example, say) leaves no page with wrong content, and no file of an earlier
     build survives in a new one."""
     staging = SITE.with_name("html.new")
+    SITE.parent.mkdir(parents=True, exist_ok=True)
+    lock = (SITE.parent / "build.lock").open("w")
+    try:  # two builds at once would delete each other's staging folder midway
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        session.error("another `nox -s docs` is building this site; wait for it to finish")
     shutil.rmtree(staging, ignore_errors=True)
     if not up_to_date(DOCTREES, READER_INPUTS):
         shutil.rmtree(DOCTREES, ignore_errors=True)  # the code that reads the pages changed: read them all
