@@ -20,6 +20,12 @@ def escape(text: str) -> str:
     return "".join("\\" + c if c in string.punctuation else c for c in text)
 
 
+def from_docstring(text: str) -> str:
+    """A line of a docstring (reStructuredText) as Markdown: ``literals`` as code, the rest plain text."""
+    parts = text.split("``")  # text, literal, text, literal, …
+    return "".join(code(part) if i % 2 else escape(part) for i, part in enumerate(parts) if part)
+
+
 def code(text: str) -> str:
     return "`" + text.replace("`", "'") + "`"
 

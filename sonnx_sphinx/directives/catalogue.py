@@ -14,7 +14,7 @@ from sphinx.application import Sphinx
 from sonnx_spec.requirements import SOURCE_KINDS
 
 from ..data import BuildData
-from ..myst import SiteDirective, code, escape, need, table
+from ..myst import SiteDirective, code, escape, from_docstring, need, table
 from .operator_page import onnx_url
 
 
@@ -37,7 +37,7 @@ class OperatorIndexDirective(SiteDirective):
                 f"[{op.onnx}](operators/{op.name}.md)",
                 f"{op.onnx}-{op.version}",
                 _types(data, op.name),
-                escape(op.summary),
+                from_docstring(op.summary),
             ]
             for op in data.operators.values()
         ]

@@ -32,7 +32,7 @@ from sonnx_spec.ids import GENERAL
 
 from ..data import BuildData
 from ..example_language import ExampleError, examples_in
-from ..myst import SiteDirective, details, escape, need, table
+from ..myst import SiteDirective, details, escape, from_docstring, need, table
 from .examples import doctest_text, live_marker, python_value
 
 FAMILY_TITLES = {"int": "integer", "float": "floating-point"}
@@ -138,7 +138,7 @@ class OperatorDirective(SiteDirective):
             f"[{FAMILY_TITLES[f]}](#{op.name}-{f}) ({family_types(op, f)})" for f in op.families
         )
         lines = [
-            f"**{op.summary.replace('``', '`')}**",
+            f"**{from_docstring(op.summary)}**",
             "",
             f"Based on ONNX [{op.onnx}-{op.version}]({onnx_url(op)}); see "
             f"[Relation to ONNX](#{op.name}-relation-to-onnx). Specified per type family: {families}.",
