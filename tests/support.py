@@ -117,6 +117,21 @@ def assert_same(actual: np.ndarray, expected: np.ndarray) -> None:
     assert same_result(actual, expected), (actual, expected)
 
 
+def assert_computes(
+    function: Callable[..., np.ndarray],
+    oracle: Callable[..., int | float],
+    dtype: np.dtype,
+    *inputs: np.ndarray,
+) -> None:
+    """``function(*inputs)`` leaves its inputs unchanged and returns a new array of ``dtype`` that is, at
+    every index, what the Python ``oracle`` gives for the inputs' elements there."""
+    inputs_unchanged = unchanged(*inputs)
+    result = function(*inputs)
+    inputs_unchanged()
+    assert not any(np.shares_memory(result, x) for x in inputs)
+    assert_same(result, elementwise(oracle, dtype, *inputs))
+
+
 # -- the order of the Max draft, on Python values ----------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import new_array, same_shape
+from ..modular import modulo_2n
 from ..registry import Tensor, operator
 from ..types import INT_TYPES
 
@@ -29,11 +30,7 @@ def add(A: Array, B: Array) -> np.ndarray:
     same_shape("add", "ADD_C1", A=A, B=B)
     C = new_array("add", A.shape, A.dtype)  # ADD_C2, ADD_C3: the shape and the type of A and B
     if A.dtype in INT_TYPES:
-        # ADD_S2: the sum modulo 2^n, computed on the unsigned type of the same width, whose machine
-        # arithmetic is defined modulo 2^n; the bits of a two's complement value are its residue.
-        bits = np.dtype(f"u{A.dtype.itemsize}")
-        np.add(np.asarray(A).view(bits), np.asarray(B).view(bits), out=C.view(bits))
-        return C
+        return modulo_2n(np.add, A, B, out=C)  # ADD_S2: the sum modulo 2^n
     # ADD_S3, ADD_S4, ADD_S5: IEEE 754 addition in C's type. numpy adds float16 and bfloat16 in float32
     # and rounds once, which gives the correctly rounded sum (the page's numerical accuracy section).
     with np.errstate(all="ignore"):  # an infinity or a NaN is the specified result here, not an error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import new_array, same_shape
+from ..modular import modulo_2n
 from ..registry import Tensor, operator
 from ..types import INT_TYPES
 
@@ -30,11 +31,7 @@ def mul(A: Array, B: Array) -> np.ndarray:
     same_shape("mul", "MUL_C1", A=A, B=B)
     C = new_array("mul", A.shape, A.dtype)  # MUL_C2, MUL_C3: the shape and the type of A and B
     if A.dtype in INT_TYPES:
-        # MUL_S2: the product modulo 2^n, computed on the unsigned type of the same width, whose machine
-        # arithmetic is defined modulo 2^n; the bits of a two's complement value are its residue.
-        bits = np.dtype(f"u{A.dtype.itemsize}")
-        np.multiply(np.asarray(A).view(bits), np.asarray(B).view(bits), out=C.view(bits))
-        return C
+        return modulo_2n(np.multiply, A, B, out=C)  # MUL_S2: the product modulo 2^n
     # MUL_S3, MUL_S4, MUL_S5: IEEE 754 multiplication in C's type. numpy multiplies float16 and bfloat16
     # in float32 and rounds once, which gives the correctly rounded product (the page says why).
     with np.errstate(all="ignore"):  # an infinity, a NaN or an underflow is the specified result here

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import new_array, same_shape
+from ..modular import modulo_2n
 from ..registry import Tensor, operator
 from ..types import INT_TYPES
 
@@ -29,11 +30,7 @@ def sub(A: Array, B: Array) -> np.ndarray:
     same_shape("sub", "SUB_C1", A=A, B=B)
     C = new_array("sub", A.shape, A.dtype)  # SUB_C2, SUB_C3: the shape and the type of A and B
     if A.dtype in INT_TYPES:
-        # SUB_S2: the difference modulo 2^n, computed on the unsigned type of the same width, whose machine
-        # arithmetic is defined modulo 2^n; the bits of a two's complement value are its residue.
-        bits = np.dtype(f"u{A.dtype.itemsize}")
-        np.subtract(np.asarray(A).view(bits), np.asarray(B).view(bits), out=C.view(bits))
-        return C
+        return modulo_2n(np.subtract, A, B, out=C)  # SUB_S2: the difference modulo 2^n
     # SUB_S3, SUB_S4, SUB_S5: IEEE 754 subtraction in C's type. numpy subtracts float16 and bfloat16 in
     # float32 and rounds once, which gives the correctly rounded difference (see the Add page).
     with np.errstate(all="ignore"):  # an infinity or a NaN is the specified result here, not an error
