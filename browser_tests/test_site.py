@@ -147,6 +147,21 @@ def test_nothing_sticks_out_of_the_column(browser: Browser, server: str, page_pa
     page.close()
 
 
+def test_the_operator_index_is_one_card_per_operator_on_a_phone(browser: Browser, server: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    Visit(page, server).open(f"{server}/index.html")
+    column = page.locator("article").bounding_box()
+    summaries = page.locator("table.sonnx-index tbody td:nth-child(4)")
+    assert summaries.count() == len(OPERATORS)
+    for i in range(summaries.count()):  # each summary as wide as the text column, not squeezed into a cell
+        assert summaries.nth(i).bounding_box()["width"] >= 0.9 * column["width"]
+    label = "getComputedStyle(document.querySelector('table.sonnx-index tbody td:nth-child(2)'), '::before')"
+    assert (
+        page.evaluate(f"{label}.content") == '"Based on "'
+    )  # the header row is hidden: cells say what they are
+    page.close()
+
+
 def test_operator_pages_lead_with_rules_and_fold_the_evidence(browser: Browser, server: str) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     Visit(page, server).open(f"{server}/operators/clip.html")

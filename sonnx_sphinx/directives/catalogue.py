@@ -42,7 +42,12 @@ class OperatorIndexDirective(SiteDirective):
             for op in data.operators.values()
         ]
         return self.render(
-            table(["Operator", "ONNX basis", "Types", "What it computes"], rows, widths="2 2 3 6")
+            table(
+                ["Operator", "ONNX basis", "Types", "What it computes"],
+                rows,
+                widths="2 2 3 6",
+                classes="sonnx-index",  # one card per operator on a phone (sonnx.css)
+            )
         )
 
 
