@@ -147,18 +147,19 @@ def test_nothing_sticks_out_of_the_column(browser: Browser, server: str, page_pa
     page.close()
 
 
-def test_the_operator_index_is_one_card_per_operator_on_a_phone(browser: Browser, server: str) -> None:
+@pytest.mark.parametrize(("page_path", "header"), [("index.html", "ONNX basis"), ("onnx.html", "Based on")])
+def test_operator_tables_are_one_card_per_operator_on_a_phone(
+    browser: Browser, server: str, page_path: str, header: str
+) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 900})
-    Visit(page, server).open(f"{server}/index.html")
+    Visit(page, server).open(f"{server}/{page_path}")
     column = page.locator("article").bounding_box()
-    summaries = page.locator("table.sonnx-index tbody td:nth-child(4)")
-    assert summaries.count() == len(OPERATORS)
-    for i in range(summaries.count()):  # each summary as wide as the text column, not squeezed into a cell
-        assert summaries.nth(i).bounding_box()["width"] >= 0.9 * column["width"]
-    label = "getComputedStyle(document.querySelector('table.sonnx-index tbody td:nth-child(2)'), '::before')"
-    assert (
-        page.evaluate(f"{label}.content") == '"Based on "'
-    )  # the header row is hidden: cells say what they are
+    last = page.locator("table.sonnx-cards tbody td:last-child")
+    assert last.count() == len(OPERATORS)
+    for i in range(last.count()):  # as wide as the text column, not squeezed into a quarter of it
+        assert last.nth(i).bounding_box()["width"] >= 0.9 * column["width"]
+    # the header row is hidden: each cell is labelled with its column's header
+    assert page.locator("table.sonnx-cards tbody td:nth-child(2)").first.get_attribute("data-label") == header
     page.close()
 
 

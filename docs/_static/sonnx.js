@@ -91,8 +91,20 @@
         }
     }
 
+    /* A table of class sonnx-cards is one card per row on a phone (sonnx.css), its header row hidden:
+       each cell carries its column's header as a label. */
+    function cardLabels(table) {
+        const headers = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
+        table.querySelectorAll("tbody tr").forEach((row) => {
+            Array.from(row.cells).slice(1).forEach((cell, i) => {
+                if (headers[i + 1]) { cell.setAttribute("data-label", headers[i + 1]); }
+            });
+        });
+    }
+
     function start() {
         traceSwitch();
+        document.querySelectorAll("table.sonnx-cards").forEach(cardLabels);
         document.querySelectorAll(".sonnx-matrix-filters").forEach(matrixFilters);
     }
 

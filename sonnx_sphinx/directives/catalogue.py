@@ -46,7 +46,7 @@ class OperatorIndexDirective(SiteDirective):
                 ["Operator", "ONNX basis", "Types", "What it computes"],
                 rows,
                 widths="2 2 3 6",
-                classes="sonnx-index",  # one card per operator on a phone (sonnx.css)
+                classes="sonnx-cards",  # one card per operator on a phone (sonnx.css)
             )
         )
 
@@ -71,7 +71,7 @@ class OnnxRelationsDirective(SiteDirective):
                 ]
             )
         header = ["SONNX operator", "Based on", "Names", "Where the profile decides what ONNX leaves open"]
-        return self.render(table(header, rows, widths="2 2 3 4"))
+        return self.render(table(header, rows, widths="2 2 3 4", classes="sonnx-cards"))
 
 
 class OperatorApiDirective(SiteDirective):
