@@ -1,7 +1,7 @@
 """Lists of the whole profile, derived from the registry and the rules files.
 
 ``{operator-index}``   every operator: its page, its ONNX basis, its types, what it computes;
-``{onnx-relations}``   every operator against ONNX: version, names, and the rules where the profile decides;
+``{onnx-relations}``   every operator against ONNX: version, names, and the rules this specification decides;
 ``{operator-api}``     the reference's documentation of every operator (autodoc);
 ``{sources}``          every source the rules cite, with the rules that cite it.
 """
@@ -70,7 +70,12 @@ class OnnxRelationsDirective(SiteDirective):
                     " ".join(need(i) for i in decided) or "—",
                 ]
             )
-        header = ["SONNX operator", "Based on", "Names", "Where the profile decides what ONNX leaves open"]
+        header = [
+            "SONNX operator",
+            "Based on",
+            "Names",
+            "Decided by this specification (its sources silent or at odds)",
+        ]
         return self.render(table(header, rows, widths="2 2 3 4", classes="sonnx-cards"))
 
 
