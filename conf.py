@@ -150,6 +150,11 @@ needs_fields = {
     "formal": {"description": "Why3 goals that prove the rule", "schema": _LIST},
     "order": {"description": "Position in the rules files, for sorting tables", "schema": {"type": "string"}},
     "static": {"description": "Decidable from the model alone (yes/no)", "schema": {"type": "string"}},
+    "formerly": {"description": "Retired ids this rule states now (CLIP_R1 on GR4)", "schema": _LIST},
+    "draft_labels": {
+        "description": "The drafts' labels for a general rule: operator, label (tensor)",
+        "schema": _LIST,
+    },
 }
 needs_links = {"origin": {"incoming": "origin of", "outgoing": "derived from"}}
 needs_layouts = {
@@ -161,6 +166,8 @@ needs_layouts = {
                 '<<meta("families", prefix="Type families: ")>>',
                 '<<meta("tensors", prefix="Tensors: ")>>',
                 '<<meta("sources", prefix="Origin: ")>>',
+                '<<meta("draft_labels", prefix="The drafts\' labels for it: ")>>',
+                '<<meta("formerly", prefix="Formerly: ")>>',
                 "<<meta_links_all()>>",
                 '<<meta("code", prefix="Enforced at: ")>>',
                 '<<meta("tests", prefix="Tests: ")>>',

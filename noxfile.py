@@ -8,7 +8,6 @@ A session prints what ran and what came out; a step that fails prints the end of
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 import shutil
@@ -27,52 +26,16 @@ nox.options.default_venv_backend = "venv"
 ROOT = Path(__file__).parent
 BUILD = ROOT / "build"
 LOGS = BUILD / "logs"
-SITE = ROOT / "docs" / "_build" / "html"
-DOCTREES = ROOT / "docs" / "_build" / "doctrees"
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-JUNIT = BUILD / "junit.xml"  # the tests' results, with the conformance report beside it
-FORMAL_STATUS = BUILD / "formal-status.json"
-MUTATION = BUILD / "mutation.json"
-# What a result depends on: a result whose recorded digest matches is reused by `docs`.
-TEST_INPUTS = [
-    "sonnx_spec/**/*.py",
-    "sonnx_spec/**/*.toml",
-    "tests/**/*.py",
-    "docs/operators/*.md",
-    "README.md",
-    "pyproject.toml",
-    "constraints.txt",
-]
-MUTATION_INPUTS = [
-    "sonnx_spec/**/*.py",
-    "sonnx_spec/**/*.toml",
-    "tests/**/*.py",
-    "mutation/*",
-    "pyproject.toml",
-]
-FORMAL_INPUTS = [
-    "formal/**/*.mlw",
-    "formal/**/*.py",
-    "formal/**/*.toml",
-    "formal/**/*.drv",
-    "formal/proofs/*.json",
-    "sonnx_spec/requirements/*.toml",
-    "docs/operators/*.md",
-]
-# What the site is built from, besides the results above: the site records their digest when a build
-# succeeds (`serve` builds only if they changed), and a change to the code that reads the pages makes
-# Sphinx read every page again (it notices changes to pages, not to its extensions).
-SITE_INPUTS = [
-    *TEST_INPUTS,
-    *FORMAL_INPUTS,
-    "docs/*",
-    "docs/[!_]*/**/*",
-    "docs/_[!b]*/**/*",
-    "sonnx_sphinx/**/*.py",
-    "conf.py",
-    "noxfile.py",
-]
-READER_INPUTS = ["sonnx_sphinx/**/*.py", "sonnx_spec/**/*.py", "sonnx_spec/**/*.toml", "conf.py"]
+sys.path.insert(0, str(ROOT))  # results.py and mutation/: tooling beside the package, not installed
+from mutation import modules  # noqa: E402
+from results import declared  # noqa: E402
+
+# What each result depends on (results.toml): a result whose recorded digest matches is reused.
+RESULTS = declared(ROOT)
+TESTS, CONFORMANCE, PROOFS, MUTATION = (RESULTS[n] for n in ("tests", "conformance", "proofs", "mutation"))
+JUNIT, FORMAL_STATUS = TESTS.path, PROOFS.path
+SITE, DOCTREES = RESULTS["site"].path, RESULTS["doctrees"].path
 NOISE = re.compile(r"Kernel is running over TCP without encryption|^\s*$|traitlets|Executing notebook")
 """Lines of a log that say nothing about the build (jupyter's kernels), left out of what is printed."""
 
@@ -113,31 +76,6 @@ def logged(
     return log.read_text("utf-8")
 
 
-def digest(patterns: list[str]) -> str:
-    sha = hashlib.sha256()
-    for path in sorted({p for pattern in patterns for p in ROOT.glob(pattern) if p.is_file()}):
-        sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return sha.hexdigest()
-
-
-def digest_file(result: Path) -> Path:
-    return result.with_name(result.name + ".digest")
-
-
-def up_to_date(result: Path, patterns: list[str]) -> bool:
-    """True if ``result`` was written by a complete run on the current sources."""
-    recorded = digest_file(result)
-    return result.exists() and recorded.exists() and recorded.read_text() == digest(patterns)
-
-
-def record(result: Path, patterns: list[str], complete: bool) -> None:
-    """Remember which sources ``result`` comes from; a partial run (posargs) is never reused."""
-    if complete:
-        digest_file(result).write_text(digest(patterns))
-    else:
-        digest_file(result).unlink(missing_ok=True)
-
-
 def test_summary() -> str:
     suites = ET.parse(JUNIT).getroot().iter("testsuite")
     total = failed = skipped = 0
@@ -150,7 +88,11 @@ def test_summary() -> str:
 
 def run_tests(session: nox.Session, *args: str, success_codes: tuple[int, ...] = (0,)) -> None:
     BUILD.mkdir(exist_ok=True)
-    digest_file(JUNIT).unlink(missing_ok=True)  # an interrupted run leaves results of no known sources
+    sources = {result: result.digest() for result in (TESTS, CONFORMANCE)}  # as they are when the run starts
+    for result in sources:
+        result.record(None)  # an interrupted run leaves results of no known sources
+    report = CONFORMANCE.path
+    before = report.stat().st_mtime_ns if report.exists() else None  # the run writes it when all of it ran
     # pytest-xdist: one worker per core; the conformance tests share one (tests/conformance/conftest.py)
     command = [
         "pytest",
@@ -166,27 +108,56 @@ def run_tests(session: nox.Session, *args: str, success_codes: tuple[int, ...] =
     command += args
     logged(session, "tests", *command, success_codes=success_codes)
     session.log(f"Tests: {test_summary()} (log: build/logs/tests.log)")
-    record(JUNIT, TEST_INPUTS, complete=not args)
+    complete = not args  # a partial run (posargs) is never reused
+    TESTS.record(sources[TESTS] if complete else None)
+    written = report.exists() and report.stat().st_mtime_ns != before
+    CONFORMANCE.record(sources[CONFORMANCE] if complete and written else None)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """The reference package's tests, the conformance runs against ONNX and onnxruntime."""
-    install(session, "test", "oracles", "third-party")
+    install(session, "test", "oracles", "third-party", "docs")  # docs: a test builds a small site
     run_tests(session, *session.posargs)
+
+
+SUBMISSION_WINDOW = 72 * 3600
+"""CI takes the commits of the three days before the submitted one as the submission: a session's commits
+and whatever landed just before them (proving a little more than needed is safe)."""
+
+
+def ci_verification() -> list[str]:
+    """In CI no committed record is trusted as it is: the records the submission changed (or stale ones)
+    are proved again, cold, and checked (formal/harness/changes.py). The submission starts after
+    SONNX_CI_BASE when the landing system gives it, else after the newest commit older than the window;
+    with no such commit, every record is proved again. Outside CI: nothing (records are reused)."""
+    if not CI:
+        return []
+    base = os.environ.get("SONNX_CI_BASE")
+    if not base:
+        head = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+        before = int(head.stdout.strip() or 0) - SUBMISSION_WINDOW
+        found = subprocess.run(
+            ["git", "rev-list", "-1", f"--before={before}", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        base = found.stdout.strip()
+    return ["--verify", "--since", base] if base else ["--verify"]
 
 
 def prove(session: nox.Session, *args: str) -> None:
     BUILD.mkdir(exist_ok=True)
-    digest_file(FORMAL_STATUS).unlink(missing_ok=True)  # a failed run writes a status of no known sources
-    output = logged(session, "formal", "python", "-m", "formal.harness", f"--status={FORMAL_STATUS}", *args)
+    sources = PROOFS.digest()
+    PROOFS.record(None)  # a failed run writes a status of no known sources
+    command = ["python", "-m", "formal.harness", f"--status={FORMAL_STATUS}", *(args or ci_verification())]
+    output = logged(session, "formal", *command)
     session.log(output.strip().splitlines()[-1] + " (log: build/logs/formal.log)")
-    record(FORMAL_STATUS, FORMAL_INPUTS, complete=not args)
+    PROOFS.record(sources if not args else None)
 
 
 @nox.session
 def formal(session: nox.Session) -> None:
-    """Prove the Why3 specifications in formal/ with Z3 and cvc5 (-- --only clip,max; -- --replay)."""
+    """Prove the Why3 specifications in formal/ with Z3 and cvc5 (-- --only clip,max; -- --replay).
+    In CI (CI=true) everything is proved again and a committed record claiming more fails (--verify)."""
     if require_tool(session, "why3", "apt-get install why3 z3 cvc5"):
         install(session)  # the harness checks the goals' ids against the rules' catalogue
         prove(session, *session.posargs)
@@ -204,22 +175,25 @@ def build_site(session: nox.Session, *args: str) -> None:
     except BlockingIOError:
         session.error("another `nox -s docs` is building this site; wait for it to finish")
     shutil.rmtree(staging, ignore_errors=True)
-    if not up_to_date(DOCTREES, READER_INPUTS):
+    doctrees, site = RESULTS["doctrees"], RESULTS["site"]
+    if not doctrees.current():
         shutil.rmtree(DOCTREES, ignore_errors=True)  # the code that reads the pages changed: read them all
-    sources = digest(SITE_INPUTS)  # as they are when the build starts
+    readers, sources = doctrees.digest(), site.digest()  # as they are when the build starts
     common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
+    # A build that leaves a process running (a math server, a kernel) fails, the process ended.
+    sphinx_build = ["python", "-m", "sonnx_sphinx.leftovers", "sphinx-build"]
     try:
         # -a: write every page (into an empty folder Sphinx would write only the pages it read again)
-        logged(session, "site", "sphinx-build", "-b", "html", "-a", *common, str(staging), *args)
+        logged(session, "site", *sphinx_build, "-b", "html", "-a", *common, str(staging), *args)
         doctest = staging.with_name("doctest")
-        logged(session, "doctest", "sphinx-build", "-b", "doctest", *common, str(doctest))
+        logged(session, "doctest", *sphinx_build, "-b", "doctest", *common, str(doctest))
     except nox.command.CommandFailed:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(SITE, ignore_errors=True)
     staging.rename(SITE)
-    record(DOCTREES, READER_INPUTS, complete=True)
-    digest_file(SITE).write_text(sources)
+    doctrees.record(readers)
+    site.record(sources)
     summary = re.search(r"^\s*(\d+) tests$", (doctest / "output.txt").read_text("utf-8"), re.MULTILINE)
     pages = len(list(SITE.rglob("*.html")))
     examples = summary[1] if summary else "no"
@@ -230,25 +204,25 @@ def build_site(session: nox.Session, *args: str) -> None:
 def docs(session: nox.Session) -> None:
     """Run the tests, then build the site with warnings as errors and verify it."""
     install(session, "docs", "test", "oracles", "third-party")
-    if up_to_date(JUNIT, TEST_INPUTS):
+    if TESTS.current():
         session.log(
             f"Tests: reused {JUNIT.relative_to(ROOT)}, a run on these very sources ({test_summary()})"
         )
     else:
         # A failing test does not stop here: the build names the ids its failures leave unproved.
         run_tests(session, success_codes=(0, 1))
-    if up_to_date(FORMAL_STATUS, FORMAL_INPUTS):
+    if PROOFS.current():
         session.log(f"Proofs: reused {FORMAL_STATUS.relative_to(ROOT)}, a run on these very sources")
     elif require_tool(session, "why3", "apt-get install why3 z3 cvc5"):
         prove(session)
     else:
         FORMAL_STATUS.unlink(missing_ok=True)  # never publish the proofs of other sources
-    if up_to_date(MUTATION, MUTATION_INPUTS):
+    if MUTATION.current():
         session.log(
-            f"Mutation score: published from {MUTATION.relative_to(ROOT)}, a run on these very sources"
+            f"Mutation score: published from {MUTATION.path.relative_to(ROOT)}, a run on these very sources"
         )
     else:
-        MUTATION.unlink(missing_ok=True)  # never publish the score of other sources
+        MUTATION.path.unlink(missing_ok=True)  # never publish the score of other sources
         session.log("Mutation score: none for these sources (`nox -s mutants` computes it)")
     build_site(session, *session.posargs)
     session.log(f"The site is in {SITE.relative_to(ROOT)}/index.html")
@@ -258,7 +232,7 @@ def docs(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """Serve the site on 127.0.0.1 with live examples; build it first if missing or stale (-- --port N)."""
     install(session)  # the runs need the reference only; the server needs the standard library only
-    if (SITE / "index.html").exists() and up_to_date(SITE, SITE_INPUTS):
+    if (SITE / "index.html").exists() and RESULTS["site"].current():
         session.log(f"{SITE.relative_to(ROOT)} was built from these very sources")
     else:
         session.log(f"Building the site first: {SITE.relative_to(ROOT)} is missing or older than its sources")
@@ -285,13 +259,30 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def mutants(session: nox.Session) -> None:
-    """Mutation testing of the reference (mutmut): every mutant is killed by a test, or explained."""
+    """Mutation testing of the reference (mutmut): every mutant is killed by a test, or explained.
+
+    A module's results are reused while its inputs are unchanged (mutation/modules.py); mutmut runs the
+    other modules' mutants only. ``-- <mutant names or patterns>`` runs those and updates no score."""
     install(session, "test", "oracles", "mutants")
-    digest_file(MUTATION).unlink(missing_ok=True)
-    # Fewer hypothesis examples per test: the tests run once per mutant (tests/conftest.py).
-    logged(session, "mutants", "mutmut", "run", *session.posargs, env={"HYPOTHESIS_PROFILE": "mutants"})
-    session.run("python", "mutation/report.py", f"--status={MUTATION}")
-    record(MUTATION, MUTATION_INPUTS, complete=not session.posargs)
+    sources = MUTATION.digest()
+    MUTATION.record(None)
+    env = {"HYPOTHESIS_PROFILE": "mutants"}  # fewer hypothesis examples: the tests run once per mutant
+    if session.posargs:
+        logged(session, "mutants", "mutmut", "run", *session.posargs, env=env)
+        session.log("Mutation: a partial run; the score is not updated (log: build/logs/mutants.log)")
+        return
+    records = modules.Records(ROOT)
+    stale = records.stale()
+    names = records.to_run(stale)
+    if names:
+        logged(session, "mutants", "mutmut", "run", *names, env=env)
+    records.update(stale, ROOT / "mutants")
+    reused = len(records.modules) - len(stale)
+    session.log(
+        f"Mutation: {len(stale)} modules run, {reused} reused from {records.folder.relative_to(ROOT)}/"
+    )
+    session.run("python", "mutation/report.py", f"--status={MUTATION.path}")
+    MUTATION.record(sources)
 
 
 @nox.session

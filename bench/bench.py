@@ -1,7 +1,8 @@
 """Speed of the reference against numpy's plain kernels and onnxruntime, for every operator of the registry.
 
 Each operator runs on 10^7 float32 elements (standard normal; bool tensors random;
-scalar inputs -0.5, 0.5, …; float attributes 0.5; four inputs for a variadic one),
+scalar inputs -0.5, 0.5, …; float attributes 0.5, other attributes (an axis, a mode) those of the
+operator's first conformance case; four inputs for a variadic one),
 in one process, best of several interleaved repeats. numpy is called as each
 operator's conformance module says a developer calls it. The ratio is the
 reference's time over numpy's: the reference must stay within 2x (``--limit``).
@@ -23,7 +24,7 @@ import numpy as np
 from sonnx_spec import Operator, operators
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "conformance"))
-from operator_cases import numpy_function
+from operator_cases import cases, numpy_function
 
 N = 10**7
 
@@ -53,7 +54,19 @@ def arguments(op: Operator, rng: np.random.Generator) -> tuple[list[np.ndarray],
 
     args = [tensor(t.type, t.rank, i) for t in op.inputs for i in range(4 if t.variadic else 1)]
     kwargs = {a.name: 0.5 if a.kind == "float" else tensor(a.type or "", None, 0) for a in op.attributes}
+    for a in op.attributes:
+        if a.kind not in ("float", "tensor"):  # an axis, a permutation, a mode: no value fits every operator
+            kwargs[a.name] = conformance_attribute(op, a.name)
     return args, kwargs
+
+
+def conformance_attribute(op: Operator, name: str) -> Any:
+    """The attribute ``name`` of the operator's first conformance case that gives it."""
+    dtype = bench_type(op, op.main_type)
+    given = [case.attributes[name] for case in cases(op.name, dtype) if case.attributes.get(name) is not None]
+    if not given:
+        raise SystemExit(f"bench: no conformance case of {op.name} gives its attribute {name}")
+    return given[0]
 
 
 def onnxruntime_runner(
@@ -65,6 +78,7 @@ def onnxruntime_runner(
     except ImportError:
         return None
     names = [f"x{m}" for m in range(len(args))]
+    outputs = op.results(op.function(*args, **kwargs))  # how many: a variadic output gives several
     attributes = {
         a.onnx: numpy_helper.from_array(kwargs[a.name]) if a.kind == "tensor" else kwargs[a.name]
         for a in op.attributes
@@ -73,15 +87,15 @@ def onnxruntime_runner(
         helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(x.dtype), list(x.shape))
         for n, x in zip(names, args, strict=True)
     ]
+    declared = [
+        helper.make_tensor_value_info(f"y{m}", helper.np_dtype_to_tensor_dtype(y.dtype), None)
+        for m, y in enumerate(outputs)
+    ]
     graph = helper.make_graph(
-        [helper.make_node(op.onnx, names, ["y"], **attributes)],
+        [helper.make_node(op.onnx, names, [y.name for y in declared], **attributes)],
         op.name,
         inputs,
-        [
-            helper.make_tensor_value_info(
-                "y", helper.np_dtype_to_tensor_dtype(bench_type(op, op.outputs[0].type)), None
-            )
-        ],
+        declared,
     )
     opset = [helper.make_opsetid("", op.version)]
     model = helper.make_model(graph, opset_imports=opset, ir_version=helper.find_min_ir_version_for(opset))

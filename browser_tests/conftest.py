@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # results.py: tooling beside the package, not installed
+from reuse import Reuse  # noqa: E402
+
 SITE = ROOT / "docs" / "_build" / "html"
 SHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -28,6 +32,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-quic",
 ]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--recheck", action="store_true", help="also run the checks that passed on these pages")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A check that passed is not run again while its page and code are unchanged (reuse.py)."""
+    config.pluginmanager.register(Reuse(ROOT, SITE, config.getoption("--recheck")), "sonnx-reuse")
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

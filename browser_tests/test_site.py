@@ -74,8 +74,8 @@ def test_operator_page_from_file_url(browser: Browser, operator: str) -> None:
     assert unrendered_math(page) == []
     assert page.locator(".sonnx-example").count() >= 3
     spec = operators()[operator]
-    # one table of special values per type family, run on the inputs; Constant has no inputs, no table
-    tables = len(spec.families) if spec.inputs else 0
+    # one table of special values per type family (each operator's [[special]] rows, one set of attributes)
+    tables = len(spec.families)
     assert page.locator("table.sonnx-values").count() == tables
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{operator}.png"), full_page=False)
@@ -136,14 +136,60 @@ OVERFLOW = """() => {
 }"""
 
 
+CUT = """() => {
+    /* Headings wider than the text column (furo widens their box past it); formulas cut by a box: a
+       part of a formula outside a box that clips or scrolls it, unless that box is the formula's own
+       scroller (.katex-html) and shows that it scrolls (a background that moves with the formula). */
+    const column = document.querySelector("article");
+    const c = column.getBoundingClientRect();
+    const bad = [];
+    const px = (v) => Math.round(v);
+    const name = (e) => e.tagName.toLowerCase() + [...e.classList].map((k) => "." + k).join("");
+    for (const h of column.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+        const r = h.getBoundingClientRect();
+        if (r.left < c.left - 0.5 || r.right > c.right + 0.5 || h.scrollWidth > h.clientWidth + 1) {
+            const spans = `${px(r.left)}..${px(r.right)}, its column ${px(c.left)}..${px(c.right)}`;
+            bad.push(`${name(h)} "${h.textContent.slice(0, 30)}" spans ${spans}`);
+        }
+    }
+    for (const formula of column.querySelectorAll(".katex")) {
+        const text = formula.textContent.slice(0, 30);
+        const glyphs = [formula, ...formula.querySelectorAll(".base, .tag")];
+        const parts = glyphs.map((e) => e.getBoundingClientRect());
+        let left = Math.min(...parts.map((r) => r.left));
+        let right = Math.max(...parts.map((r) => r.right));
+        let box = formula.querySelector(".katex-html") || formula;
+        for (; box !== document.body; box = box.parentElement) {
+            const style = getComputedStyle(box);
+            if (style.overflowX === "visible") continue;
+            const r = box.getBoundingClientRect();
+            if (formula.contains(box) && box.scrollWidth > box.clientWidth) {
+                if (!style.backgroundAttachment.includes("local")) {
+                    bad.push(`formula "${text}" scrolls in ${name(box)} without showing it`);
+                }
+                [left, right] = [r.left, r.right];  /* seen by scrolling: the box itself must be seen */
+            } else if (left < r.left - 1 || right > r.right + 1) {
+                const box_spans = `${px(r.left)}..${px(r.right)}`;
+                bad.push(`formula "${text}" (${px(left)}..${px(right)}) cut by ${name(box)} (${box_spans})`);
+                break;
+            }
+        }
+    }
+    return bad;
+}"""
+
+
 @pytest.mark.parametrize("width", [1400, 390])
 @pytest.mark.parametrize(
     "page_path", [p for p in PAGES if not p.startswith(("_source/", "genindex", "search"))]
 )
 def test_nothing_sticks_out_of_the_column(browser: Browser, server: str, page_path: str, width: int) -> None:
+    """Nothing widens the page or its column; no heading is wider than the column; every formula is
+    seen whole, or scrolls in its own box and shows it."""
     page = browser.new_page(viewport={"width": width, "height": 900})
     Visit(page, server).open(f"{server}/{page_path}")
     assert page.evaluate(OVERFLOW) == []
+    assert page.evaluate(CUT) == []
     page.close()
 
 

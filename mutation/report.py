@@ -1,8 +1,9 @@
-"""The score of a mutation run (mutmut), checked against the explained survivors; written for the site.
+"""The score of the mutation runs (mutmut), checked against the explained survivors; written for the site.
 
     python mutation/report.py --status build/mutation.json
 
-Reads the results mutmut left in ``mutants/`` and ``mutation/equivalent_mutants.toml`` (each mutant that
+Reads what mutmut found for each module of the reference (its record in ``build/mutation/``, written by
+``nox -s mutants``: mutation/modules.py) and ``mutation/equivalent_mutants.toml`` (each mutant that
 survives because it computes the same thing, with why). Exits 1 if a mutant survived that is not
 explained there, or if an explained one was killed (the explanation is stale). The status file has no
 timestamp: the same sources give the same file.
@@ -18,26 +19,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # results.py and mutation/: tooling beside the package, not installed
+from mutation.modules import Records  # noqa: E402
+
 EXPLAINED = ROOT / "mutation" / "equivalent_mutants.toml"
-STATUS = {
-    1: "killed",
-    3: "killed",
-    0: "survived",
-    5: "no tests",
-    33: "no tests",
-    36: "timeout",
-    24: "timeout",
-}
-"""mutmut's exit codes; any other one is suspicious."""
-
-
-def results(folder: Path) -> dict[str, str]:
-    """mutant name -> killed, survived, no tests, timeout or suspicious."""
-    found = {}
-    for meta in sorted(folder.rglob("*.meta")):
-        for name, code in json.loads(meta.read_text("utf-8"))["exit_code_by_key"].items():
-            found[name] = "not checked" if code is None else STATUS.get(code, "suspicious")
-    return found
 
 
 def explained() -> dict[str, str]:
@@ -45,24 +30,22 @@ def explained() -> dict[str, str]:
     return {name: entry["why"] for name, entry in tomllib.loads(EXPLAINED.read_text("utf-8")).items()}
 
 
-def module_of(name: str) -> str:
-    return name.split(".x")[0].split(".xǁ")[0]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--status", type=Path, required=True)
-    parser.add_argument("--mutants", type=Path, default=ROOT / "mutants")
     args = parser.parse_args(argv)
-    found, reasons = results(args.mutants), explained()
+    by_module, reasons = Records(ROOT).results(), explained()
+    found = {name: status for mutants in by_module.values() for name, status in mutants.items()}
     counts = Counter(found.values())
     unexplained = sorted(n for n, s in found.items() if s != "killed" and n not in reasons)
     stale = sorted(n for n in reasons if found.get(n, "killed") == "killed")
     equivalent = len([n for n in reasons if n in found and found[n] != "killed"])
     score = counts["killed"] / max(1, len(found) - equivalent)
-    modules: dict[str, Counter] = {}
-    for name, status in found.items():
-        modules.setdefault(module_of(name), Counter())[status if name not in reasons else "equivalent"] += 1
+    modules = {
+        module: Counter("equivalent" if name in reasons else status for name, status in mutants.items())
+        for module, mutants in by_module.items()
+        if mutants
+    }
     status = {
         "tool": "mutmut",
         "mutants": len(found),

@@ -12,19 +12,16 @@ inputs of an example in the example language of the pages, run for one type.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import linecache
 import os
 import resource
 import sys
 import traceback
-from pathlib import Path
-from types import ModuleType, TracebackType
+from types import TracebackType
 from typing import Any
 
 FILENAME = "<example>"
-LANGUAGE = Path(__file__).resolve().parent.parent / "sonnx_sphinx" / "example_language.py"
 
 
 def limit(cpu_seconds: int, memory_bytes: int, file_bytes: int) -> None:
@@ -46,25 +43,15 @@ def run_python(code: str) -> None:
             exec(compile(ast.Module([statement], []), FILENAME, "exec"), namespace)
 
 
-def example_language() -> ModuleType:
-    """The pages' example language, loaded alone: its package is the Sphinx extension, not needed here."""
-    spec = importlib.util.spec_from_file_location("sonnx_example_language", LANGUAGE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 class Invalid(Exception):
     """The example cannot be written for that type (a value it does not have, a wrong name)."""
 
 
 def run_example(operator: str, type_name: str, inputs: str) -> None:
     """The operator on the example's inputs for one type; the result as the doctest shows it."""
-    import sonnx_spec
+    import sonnx_spec  # imported once the limits are set, like everything the reader's code imports
+    from sonnx_spec.pages import example_language as language
 
-    language = example_language()
     op = sonnx_spec.operators().get(operator)
     if op is None:
         raise Invalid(f"no operator {operator!r}")

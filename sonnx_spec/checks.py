@@ -8,12 +8,14 @@ particular to it, naming its own rule ids where it does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import SonnxError
+from .registry import ATTRIBUTE_KINDS
 from .types import FLOAT_TYPES, type_names
 
 if TYPE_CHECKING:
@@ -44,6 +46,34 @@ def is_float_scalar(value: Any) -> bool:
     )
 
 
+def is_int_scalar(value: Any) -> bool:
+    """A Python int or a numpy integer scalar; not a bool, which Python counts among its ints."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+ATTRIBUTE_VALUES: dict[str, Callable[[Any], bool]] = {
+    "int": is_int_scalar,
+    "float": is_float_scalar,
+    "string": lambda value: isinstance(value, str),
+}
+"""What a value of each scalar kind of attribute is."""
+LIST_KINDS = {"ints": "int", "floats": "float"}
+"""Each list kind of attribute, a tuple or list of the scalar kind it names."""
+
+
+def attribute_problem(kind: str, value: Any) -> str | None:
+    """Why ``value`` is not an attribute of ``kind`` (a tensor attribute aside: GEN_C1 of a tensor), or
+    None if it is one."""
+    if kind in LIST_KINDS:
+        if not isinstance(value, tuple | list):
+            return f"is a {describe(value)}"
+        wrong = [m for m, element in enumerate(value) if not ATTRIBUTE_VALUES[LIST_KINDS[kind]](element)]
+        return f"has a {describe(value[wrong[0]])} at position {wrong[0]}" if wrong else None
+    if kind in ATTRIBUTE_VALUES and not ATTRIBUTE_VALUES[kind](value):
+        return f"is a {describe(value)}"
+    return None
+
+
 def describe(value: Any) -> str:
     """A short description of a value for an error message: its type and dtype."""
     dtype = getattr(value, "dtype", None)
@@ -72,6 +102,44 @@ def tensors_of(op: Operator, arguments: Mapping[str, Any]) -> list[tuple[str, st
     return inputs + [(a.name, a.type, arguments[a.name]) for a in op.attributes if a.kind == "tensor"]
 
 
+def bind_arguments(
+    op: Operator, signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]
+) -> inspect.BoundArguments:
+    """The call's arguments by name. A call Python would refuse with a bare TypeError is refused with the
+    rule it breaks: GR4 for an input or attribute left out, GEN_C2 for one the operator does not have."""
+    inputs = [t.name for t in op.inputs if not t.variadic]  # a variadic input takes the remaining ones
+    attributes = [a.name for a in op.attributes]
+    if len(inputs) == len(op.inputs) and len(args) > len(inputs):
+        has = f"{len(inputs)} input{'s' * (len(inputs) > 1)} ({', '.join(inputs)})" if inputs else "no input"
+        named = f"; its attributes are given by name ({', '.join(attributes)})" if attributes else ""
+        raise SonnxError(
+            "GEN_C2", f"{op.name}: input {len(inputs) + 1} is given, but {op.name} has {has}{named}"
+        )
+    for name in kwargs:
+        if name in inputs[: len(args)]:
+            raise SonnxError("GEN_C2", f"{op.name}: input {name} is given twice, by position and by name")
+        if name not in attributes and name not in inputs:
+            has = ", ".join(attributes) or "none"
+            problem = f"{op.name}: {name}= is not an attribute of {op.name} (its attributes: {has})"
+            raise SonnxError("GEN_C2", problem)
+    for position, name in enumerate(inputs):
+        if position >= len(args) and name not in kwargs:
+            raise SonnxError("GR4", f"{op.name}: input {name} is not given", **about(op, name))
+    for name in attributes:
+        if name not in kwargs:
+            raise SonnxError("GR4", f"{op.name}: attribute {name} is not given", **about(op, name))
+    try:
+        return signature.bind(*args, **kwargs)
+    except TypeError as error:  # a call the checks above do not foresee: still the signature's rule
+        raise SonnxError("GEN_C2", f"{op.name}: {error}") from None
+
+
+def about(op: Operator, name: str) -> dict[str, str]:
+    """The operator and the declared tensor (X for X0) of a failure: the drafts' labels depend on both."""
+    variadic = [t.name for t in op.inputs if t.variadic and name.removeprefix(t.name).isdigit()]
+    return {"operator": op.name, "tensor": variadic[0] if variadic else name}
+
+
 def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
     """Refuse an argument that breaks a general rule, in the order a reader would check it."""
     tensors = tensors_of(op, arguments)
@@ -79,15 +147,20 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
     for name, _, value in tensors:
         if value is None:
             kind = "attribute" if name in attributes else "input"  # a tensor attribute is still an attribute
-            raise SonnxError("GR4", f"{op.name}: {kind} {name} is not given")
+            raise SonnxError("GR4", f"{op.name}: {kind} {name} is not given", **about(op, name))
     for attribute in op.attributes:
         if arguments[attribute.name] is None:
-            raise SonnxError("GR4", f"{op.name}: attribute {attribute.name} is not given")
+            raise SonnxError(
+                "GR4", f"{op.name}: attribute {attribute.name} is not given", **about(op, attribute.name)
+            )
     for name, _, value in tensors:
         if is_sparse(value):
-            raise SonnxError("GR1", f"{op.name}: {name} is a sparse tensor ({describe(value)})")
+            raise SonnxError(
+                "GR1", f"{op.name}: {name} is a sparse tensor ({describe(value)})", **about(op, name)
+            )
         if not is_explicit(value):
-            raise SonnxError("GR2", f"{op.name}: {name} is a {describe(value)}, not a numpy array or scalar")
+            problem = f"{op.name}: {name} is a {describe(value)}, not a numpy array or scalar"
+            raise SonnxError("GR2", problem, **about(op, name))
     first_of_type: dict[str, tuple[str, np.dtype]] = {}
     for name, type_name, value in tensors:
         allowed = op.dtypes(type_name)
@@ -96,11 +169,14 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
                 "GEN_C1",
                 f"{op.name}: {name} has element type {value.dtype}, not one {op.name} takes for "
                 f"{name} ({type_names(allowed)})",
+                **about(op, name),
             )
         first, dtype = first_of_type.setdefault(type_name, (name, value.dtype))
         if value.dtype != dtype:  # never converted to a common type
             raise SonnxError(
-                "GR3", f"{op.name}: {name} has element type {value.dtype} but {first} has {dtype}"
+                "GR3",
+                f"{op.name}: {name} has element type {value.dtype} but {first} has {dtype}",
+                **about(op, name),
             )
     for tensor in op.inputs:
         if tensor.rank_rule is not None:  # the declaration gives a rank its rule
@@ -108,13 +184,18 @@ def check_general_rules(op: Operator, arguments: Mapping[str, Any]) -> None:
             if value.ndim != tensor.rank:
                 wanted = "the shape () of a scalar" if tensor.rank == 0 else f"rank {tensor.rank}"
                 raise SonnxError(
-                    tensor.rank_rule, f"{op.name}: {tensor.name} has shape {value.shape}, not {wanted}"
+                    tensor.rank_rule,
+                    f"{op.name}: {tensor.name} has shape {value.shape}, not {wanted}",
+                    **about(op, tensor.name),
                 )
     for attribute in op.attributes:
-        value = arguments[attribute.name]
-        if attribute.kind == "float" and not is_float_scalar(value):
+        problem = attribute_problem(attribute.kind, arguments[attribute.name])
+        if problem is not None:
+            wanted = ATTRIBUTE_KINDS[attribute.kind]
             raise SonnxError(
-                "GEN_C1", f"{op.name}: attribute {attribute.name} is a {describe(value)}, not a float"
+                "GEN_C1",
+                f"{op.name}: attribute {attribute.name} {problem}, not {wanted}",
+                **about(op, attribute.name),
             )
 
 

@@ -19,7 +19,8 @@ import functools
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,8 +39,22 @@ class Tensor:
     type: str  # a type variable of the operator ("T"), or a type set ("bool")
     rank: int | None = None  # the rank the operator requires (0: a scalar), if any
     rank_rule: str | None = None  # the rule that requires it
-    variadic: bool = False  # one or more tensors, X0, X1, … (ONNX's data_0, data_1, …)
+    variadic: bool = False  # one or more tensors, X0, X1, … (ONNX's data_0, data_1, …); last of its list
     doc: str = ""  # what the tensor is, as the operator's page shows it
+    sets_shape: bool = False  # an input whose values give an output's shape (Reshape's shape, Slice's starts)
+    shape_only: bool = False  # an input of which only the shape is read, not the values (Shape's data)
+
+
+ATTRIBUTE_KINDS: Mapping[str, str] = {
+    "int": "an int",
+    "float": "a float",
+    "string": "a string",
+    "ints": "a list of ints",
+    "floats": "a list of floats",
+    "tensor": "a tensor",
+}
+"""The kinds of attribute an operator may declare, and how the site and the errors name them. ONNX's
+graph attributes are left out: only control flow (If, Loop, Scan) takes one, and the profile has none."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,7 @@ class Attribute:
 
     name: str
     onnx: str
-    kind: str  # "float", "int" or "tensor"
+    kind: str  # one of ATTRIBUTE_KINDS: an int is a Python int, a list a tuple, a string a str
     type: str | None = None  # for a tensor attribute: its type variable
     doc: str = ""
 
@@ -107,9 +122,28 @@ class Operator:
 
     def input_names(self, count: int) -> list[str]:
         """The names of the inputs of a call with ``count`` of them: X, L, M; or X0, X1, … for Max."""
-        if self.inputs and self.inputs[0].variadic:
-            return [f"{self.inputs[0].name}{m}" for m in range(count)]
-        return [t.name for t in self.inputs]
+        return _names(self.inputs, count)
+
+    def output_names(self, count: int) -> list[str]:
+        """The names of ``count`` outputs: Y; or Y0, Y1, … for a variadic output (Split's)."""
+        return _names(self.outputs, count)
+
+    @property
+    def returns_tuple(self) -> bool:
+        """Whether the function returns a tuple of arrays (several outputs) rather than one array."""
+        return len(self.outputs) > 1 or any(t.variadic for t in self.outputs)
+
+    def results(self, returned: Any) -> tuple[Any, ...]:
+        """What a call returned, as a tuple of its outputs in the declaration's order."""
+        return tuple(returned) if self.returns_tuple else (returned,)
+
+
+def _names(tensors: tuple[Tensor, ...], count: int) -> list[str]:
+    """Each tensor's name, a variadic last one numbered to make ``count`` names in all."""
+    fixed = [t.name for t in tensors if not t.variadic]
+    if tensors and tensors[-1].variadic:
+        return fixed + [f"{tensors[-1].name}{m}" for m in range(count - len(fixed))]
+    return fixed
 
 
 _REGISTRY: dict[str, Operator] = {}
@@ -126,13 +160,13 @@ def operator(
     attributes: tuple[Attribute, ...] = (),
 ) -> Callable[..., Any]:
     """Register ``body`` as an operator; returns it checked against the general rules."""
-    from .checks import check_general_rules, out_of_memory  # checks names rules, whose pages need us
+    from .checks import bind_arguments, check_general_rules, out_of_memory  # checks names rules: pages
 
     signature = inspect.signature(body)
 
     @functools.wraps(body)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(*args, **kwargs)  # a wrong call is a TypeError
+        bound = bind_arguments(spec, signature, args, kwargs)  # GR4, GEN_C2: a wrong call
         bound.apply_defaults()  # an empty *X is an empty tuple
         check_general_rules(spec, bound.arguments)
         try:
@@ -163,6 +197,15 @@ def _check_declaration(op: Operator, signature: inspect.Signature) -> None:
         problems.append("a variadic input is a *parameter, and only that")
     if keyword != [a.name for a in op.attributes]:
         problems.append(f"attributes {[a.name for a in op.attributes]} but keyword-only parameters {keyword}")
+    if any(t.variadic for t in op.outputs[:-1]):
+        problems.append("only the last output may be variadic")
+    for a in op.attributes:
+        if a.kind not in ATTRIBUTE_KINDS:
+            problems.append(f"attribute {a.name}: kind {a.kind!r} is not one of {', '.join(ATTRIBUTE_KINDS)}")
+        elif (a.kind == "tensor") != (a.type is not None):
+            problems.append(f"attribute {a.name}: a tensor attribute has a type, and only a tensor attribute")
+    if any(t.sets_shape or t.shape_only for t in op.outputs):
+        problems.append("sets_shape and shape_only describe inputs, not outputs")
     if any((t.rank is None) != (t.rank_rule is None) for t in op.inputs):
         problems.append("a declared rank needs the rule that requires it, and a rule its rank")
     if any(p.default is not p.empty for p in params):
@@ -174,6 +217,17 @@ def _check_declaration(op: Operator, signature: inspect.Signature) -> None:
         problems += [f"type variable {var}: unknown type set {s!r}" for s in sets if s not in TYPE_SETS]
     if problems:
         raise TypeError(f"operator {op.name}: " + "; ".join(problems))
+
+
+@contextmanager
+def registered(body: Callable[..., Any], **declaration: Any) -> Iterator[Callable[..., Any]]:
+    """Register ``body`` (as :func:`operator` does) for the duration of a ``with`` block only: an operator
+    a test needs (one with several outputs, say) that no other test, and no list of operators, sees."""
+    checked = operator(body, **declaration)
+    try:
+        yield checked
+    finally:
+        del _REGISTRY[checked.operator.name]
 
 
 def operators() -> dict[str, Operator]:

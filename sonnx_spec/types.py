@@ -30,6 +30,7 @@ TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
     "unsigned": UNSIGNED_INT_TYPES,
     "float": FLOAT_TYPES,
     "bool": (BOOL,),
+    "int64": (np.dtype(np.int64),),  # shapes, axes and indices (Reshape's shape, Shape's result)
 }
 """The names a signature gives the types of a type variable."""
 

@@ -10,16 +10,19 @@ One concern per module:
 ``lints/``       what fails the build: traceability, pages, the offline site
 ``output/``      what the build writes besides the pages: exports, source pages, the Why3 lexer,
                  and the fixes that make two builds of the same sources identical
-``example_language``, ``value_tables``   read without Sphinx (the formal harness and the pages'
-                 live cells import them)
+``math_server``  the KaTeX server's life: one per build, ended with it
+``leftovers``    runs a build and fails it if it leaves a process running (``nox -s docs``)
+
+The page language (examples, special values, value tables) is not here: it is ``sonnx_spec.pages``,
+part of the installed package, which the formal harness and the live server import too.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # importing the package needs no Sphinx: the formal harness and the live server read
-    from sphinx.application import Sphinx  # example_language and value_tables without it
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 EXTENSIONS = [
     "sonnx_sphinx.data",
@@ -41,6 +44,7 @@ EXTENSIONS = [
     "sonnx_sphinx.output.why3_lexer",
     "sonnx_sphinx.output.jupyter_assets",
     "sonnx_sphinx.output.reproducible",
+    "sonnx_sphinx.math_server",
 ]
 
 

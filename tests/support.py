@@ -6,10 +6,12 @@ Python ints and floats (exact for every SONNX value), without numpy's kernels.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import gmpy2
 import ml_dtypes
@@ -20,6 +22,7 @@ from hypothesis.extra import numpy as hnp
 
 from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators, rules
 from sonnx_spec.compare import same_result
+from sonnx_spec.requirements import catalogue
 
 req = pytest.mark.req
 
@@ -105,13 +108,23 @@ IMPLICIT = pytest.mark.parametrize("form", IMPLICIT_FORMS)
 
 @contextmanager
 def raises_req(req_id: str) -> Iterator[pytest.ExceptionInfo[SonnxError]]:
-    """Expect a SonnxError for ``req_id`` whose message names the rule and its page."""
+    """Expect a SonnxError for ``req_id`` whose message names the rule, the label the operator's drafts give
+    it for the tensor at fault (from the operator's rules file), and its page."""
     with pytest.raises(SonnxError) as info:
         yield info
     error = info.value
     assert error.req_id == req_id, f"expected {req_id}, got {error.req_id}: {error}"
     rule = rules()[req_id]
-    assert str(error) == f"{error.problem} — {req_id}: {rule.statement} (see {rule.page}.html#{req_id})"
+    labelled = catalogue().labels_of(error.operator, req_id, error.tensor) if error.operator else ()
+    labels = tuple(dict.fromkeys(d.label for d in labelled))
+    assert error.draft_labels == labels, f"{error}: the labels of {error.operator}'s rules file are {labels}"
+    cited = ""
+    if labels:
+        drafts = "drafts" if len({d.origin.source for d in labelled}) > 1 else "draft"
+        cited = f" ({operators()[error.operator].onnx}'s {drafts}: {', '.join(labels)})"
+    assert (
+        str(error) == f"{error.problem} — {req_id}{cited}: {rule.statement} (see {rule.page}.html#{req_id})"
+    )
     assert error.problem and "\n" not in str(error)
 
 
@@ -275,3 +288,52 @@ def correctly_rounded(dtype: np.dtype, operation: str, *operands: float) -> floa
     """The IEEE 754 ``operation`` (gmpy2's name: ``div``, ``sqrt``…) of exact operands, rounded once to
     ``dtype`` (to nearest, ties to even) by MPFR; returned as a Python float, which holds it exactly."""
     return float(getattr(ieee_context(dtype), operation)(*map(gmpy2.mpfr, operands)))
+
+
+# -- operator families: what a member states for its family's shared tests ----------------------------
+
+
+def no_change(*operands: np.ndarray) -> tuple[np.ndarray, ...]:
+    return operands
+
+
+@dataclass(frozen=True)
+class Member:
+    """What the shared tests of a family (tests/test_family_*.py) need of one of its operators, stated in
+    the operator's own test module as ``FAMILY_MEMBER``: its exact oracle and the ids they prove.
+
+    ``oracle(dtype)`` is the Python function of the elements at one index. ``results`` are the ids of
+    the result's shape and type, ``shapes`` the id that refuses operands of different shapes (None for
+    one operand), ``semantics`` the ids the oracle states (a test in a type proves those whose rules
+    file names the type's family: :func:`proved_in`). ``defined(*operands)`` replaces the elements the
+    operator refuses (its own tests test that) by ones it computes; ``attributes`` are the keyword
+    arguments of a call.
+    """
+
+    oracle: Callable[[np.dtype], Callable[..., int | float | bool]]
+    results: tuple[str, ...]
+    semantics: tuple[str, ...]
+    shapes: str | None = None
+    defined: Callable[..., tuple[np.ndarray, ...]] = no_change
+    attributes: dict[str, object] = field(default_factory=dict)
+
+
+def proved_in(ids: tuple[str, ...], dtype: np.dtype) -> tuple[str, ...]:
+    """The rules of ``ids`` that concern ``dtype``'s type family (int or float), as their rules files say."""
+    family = "float" if dtype in FLOAT_TYPES else "int"
+    return tuple(i for i in ids if family in rules()[i].families)
+
+
+def family_member(op: Operator) -> Member:
+    """The ``FAMILY_MEMBER`` of ``op``'s test module; a clear failure if it has none."""
+    module = importlib.import_module(f"test_{op.name}")
+    member = getattr(module, "FAMILY_MEMBER", None)
+    assert isinstance(member, Member), f"tests/test_{op.name}.py states no FAMILY_MEMBER = Member(…)"
+    return member
+
+
+def without_lowest(X: np.ndarray) -> tuple[np.ndarray]:
+    """X with the lowest value of a signed integer type (which Abs and Neg refuse) replaced by 0."""
+    if X.dtype.kind != "i":
+        return (X,)
+    return (np.where(X == np.iinfo(X.dtype).min, np.zeros_like(X), X),)

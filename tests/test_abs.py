@@ -13,16 +13,16 @@ from support import (
     FLOATS,
     INTS,
     SIGNED_INTS,
-    assert_computes,
+    Member,
     assert_same,
     elementwise,
     is_nan,
     raises_req,
     req,
-    shapes,
     tensors,
     to_python,
     unchanged,
+    without_lowest,
 )
 
 from sonnx_spec import TYPES
@@ -38,14 +38,13 @@ def representable(X: np.ndarray) -> bool:
     return X.dtype.kind != "i" or not (X == np.iinfo(X.dtype).min).any()
 
 
-@req("ABS_C1", "ABS_C2")
-@ALL
-@given(data=st.data())
-def test_C1_C2_Y_has_the_shape_and_type_of_X_alone(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype, data.draw(shapes(max_dims=5))))
-    assume(representable(X))
-    Y = sonnx_abs(X)
-    assert type(Y) is np.ndarray and Y.dtype == dtype and Y.shape == X.shape
+FAMILY_MEMBER = Member(
+    oracle=lambda dtype: abs_oracle,
+    results=("ABS_C1", "ABS_C2"),
+    semantics=("ABS_S1", "ABS_S2"),
+    defined=without_lowest,
+)
+"""The family's shared tests (tests/test_family_unary.py): shapes, types, every element by the oracle."""
 
 
 @req("ABS_E1")
@@ -95,15 +94,6 @@ def test_E1_does_not_concern_unsigned_types(dtype: np.dtype) -> None:
     info = np.iinfo(dtype)
     X = np.array([info.min, info.max], dtype=dtype)
     assert_same(sonnx_abs(X), X)
-
-
-@req("ABS_S1", "ABS_S2")
-@ALL
-@given(data=st.data())
-def test_S1_S2_each_element_is_the_absolute_value(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype))
-    assume(representable(X))
-    assert_computes(sonnx_abs, abs_oracle, dtype, X)
 
 
 @req("ABS_S2")

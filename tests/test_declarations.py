@@ -165,7 +165,7 @@ def test_defaults_are_refused_and_an_operator_is_registered_once() -> None:
         declare()
 
 
-def test_a_wrong_call_is_a_type_error_and_memory_is_gen_e1() -> None:
+def test_a_wrong_call_is_gen_c2_and_memory_is_gen_e1() -> None:
     def hungry(X):
         """Needs too much."""
         raise MemoryError
@@ -173,7 +173,7 @@ def test_a_wrong_call_is_a_type_error_and_memory_is_gen_e1() -> None:
     checked = operator(
         hungry, onnx="H", version=1, inputs=(Tensor("X", "x", "T"),), outputs=(), types={"T": ("int",)}
     )
-    with pytest.raises(TypeError):
+    with raises_req("GEN_C2"):  # one input too many: refused before the body runs
         checked(np.int8(1), np.int8(2))
     with raises_req("GEN_E1") as info:
         checked(np.int8(1))
@@ -262,3 +262,65 @@ def test_same_shape_names_the_rule_and_both_shapes() -> None:
     with raises_req("GR2") as info:
         same_shape("op", "GR2", A=np.ones((2, 3)), B=np.ones((2, 3)), C=np.ones((3, 2)))
     assert info.value.problem == "op: C has shape (3, 2) but A has shape (2, 3)"
+
+
+def halves(X):
+    """X cut in two along its first axis."""
+    return X[: len(X) // 2].copy(), X[len(X) // 2 :].copy()
+
+
+def test_an_operator_may_have_several_outputs_and_returns_a_tuple() -> None:
+    two = (Tensor("A", "first", "T"), Tensor("B", "second", "T"))
+    declaration = {"onnx": "Halves", "version": 1, "inputs": (Tensor("X", "x", "T"),)}
+    declaration["types"] = {"T": ("int",)}
+    op = operator(halves, outputs=two, **declaration).operator
+    assert op.returns_tuple and op.output_names(2) == ["A", "B"]
+    X = np.arange(4, dtype=np.int8)
+    assert [r.tolist() for r in op.results(op.function(X))] == [[0, 1], [2, 3]]
+    registry._REGISTRY.clear()
+    op = operator(halves, outputs=(Tensor("Y", "outputs", "T", variadic=True),), **declaration).operator
+    assert op.returns_tuple and op.output_names(3) == ["Y0", "Y1", "Y2"]
+    registry._REGISTRY.clear()
+    fixed_then_variadic = (Tensor("A", "first", "T"), Tensor("Z", "rest", "T", variadic=True))
+    op = operator(halves, outputs=fixed_then_variadic, **declaration).operator
+    assert op.output_names(3) == ["A", "Z0", "Z1"]  # the numbered ones make up the count with A
+    registry._REGISTRY.clear()
+    op = declare().operator  # one output: an array, which results() puts in a tuple
+    assert not op.returns_tuple and op.output_names(1) == ["Y"]
+    Y = np.ones(2, np.float32)
+    assert op.results(Y)[0] is Y and len(op.results(Y)) == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        (
+            {"outputs": (Tensor("Y", "y", "T", variadic=True), Tensor("Z", "z", "T"))},
+            "operator scale: only the last output may be variadic$",
+        ),
+        (
+            {"outputs": (Tensor("Y", "y", "T", sets_shape=True),)},
+            "operator scale: sets_shape and shape_only describe inputs, not outputs$",
+        ),
+        (
+            {"attributes": (Attribute("gain", "gain", "graph"),)},
+            "attribute gain: kind 'graph' is not one of int, float, string, ints, floats, tensor$",
+        ),
+        ({"attributes": (Attribute("gain", "gain", "tensor"),)}, "a tensor attribute has a type, and only"),
+        ({"attributes": (Attribute("gain", "gain", "ints", "T"),)}, "a tensor attribute has a type"),
+    ],
+)
+def test_outputs_and_attribute_kinds_are_checked_when_declared(changes: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        declare(**changes)
+
+
+def test_an_operator_registered_for_a_block_is_gone_after_it(own_registry: dict) -> None:
+    fields = {"onnx": "Halves", "version": 1, "inputs": (Tensor("X", "x", "T"),), "types": {"T": ("int",)}}
+    fields["outputs"] = (Tensor("A", "first", "T"), Tensor("B", "second", "T"))
+    with registry.registered(halves, **fields) as checked:
+        assert registry.get("halves") is checked.operator and "halves" in registry.operators()
+    assert "halves" not in own_registry
+    with pytest.raises(RuntimeError), registry.registered(halves, **fields):
+        raise RuntimeError  # a failing test removes it too
+    assert "halves" not in own_registry

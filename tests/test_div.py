@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support import (
-    ALL,
     FLOATS,
     INTS,
     SIGNED_INTS,
-    assert_computes,
+    Member,
     assert_same,
     correctly_rounded,
     elementwise,
@@ -51,6 +50,25 @@ def divisible(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return B
 
 
+def ieee_quotient(dtype: np.dtype) -> object:
+    return lambda a, b: correctly_rounded(dtype, "div", a, b)
+
+
+def div_oracle(dtype: np.dtype) -> object:
+    """DIV_S1's truncated quotient for the integers, DIV_S2's correctly rounded one for the floats."""
+    return truncated_quotient if dtype in INT_TYPES else ieee_quotient(dtype)
+
+
+FAMILY_MEMBER = Member(
+    oracle=div_oracle,
+    shapes="DIV_C1",
+    results=("DIV_C1", "DIV_C2"),
+    semantics=("DIV_S1", "DIV_S2", "DIV_S3"),
+    defined=lambda A, B: (A, divisible(A, B)),
+)
+"""The family's shared tests (tests/test_family_binary.py): shapes, types, every element by the oracle."""
+
+
 @st.composite
 def operands(draw: st.DrawFn, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     """A and B of one shape, any values of ``dtype``."""
@@ -59,53 +77,6 @@ def operands(draw: st.DrawFn, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- DIV_C1, DIV_C2: shapes and types -------------------------------------------------------------
-
-
-@req("DIV_C1")
-@ALL
-@pytest.mark.parametrize(
-    ("shape_a", "shape_b"),
-    [((2, 3), (3,)), ((2,), ()), ((), (1,)), ((0,), (1,)), ((2, 1), (1, 2)), ((3,), (2,))],
-)
-def test_C1_shapes_that_differ_are_refused(
-    dtype: np.dtype, shape_a: tuple[int, ...], shape_b: tuple[int, ...]
-) -> None:
-    A, B = np.ones(shape_a, dtype), np.ones(shape_b, dtype)
-    inputs_unchanged = unchanged(A, B)
-    with raises_req("DIV_C1") as info:
-        div(A, B)
-    inputs_unchanged()
-    assert info.value.problem == f"div: B has shape {shape_b} but A has shape {shape_a}"
-    with raises_req("DIV_C1") as info:
-        div(B, A)
-    assert info.value.problem == f"div: B has shape {shape_a} but A has shape {shape_b}"
-
-
-@req("DIV_C1", "DIV_C2")
-@ALL
-@given(data=st.data())
-def test_C1_C2_C_has_the_shape_and_type_of_A_and_B(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
-    C = div(A, divisible(A, B))
-    assert type(C) is np.ndarray and C.dtype == dtype and C.shape == A.shape
-
-
-@req("DIV_C1", "DIV_C2")
-@ALL
-def test_C1_C2_numpy_scalars_give_a_0d_array(dtype: np.dtype) -> None:
-    C = div(scalar(dtype, 6), scalar(dtype, 3))
-    assert_same(C, np.array(2, dtype))
-
-
-@req("GEN_E1")
-def test_GEN_E1_a_quotient_too_large_for_memory_is_refused() -> None:
-    huge = np.broadcast_to(np.ones((1, 1), np.float32), (2**30, 2**30))  # a view: no memory of its own
-    with raises_req("GEN_E1") as info:
-        div(huge, huge)
-    assert info.value.problem == (
-        "div: a result of shape (1073741824, 1073741824) and type float32 "
-        "does not fit in this machine's memory"
-    )
 
 
 # -- DIV_E1, DIV_E2: refused integer divisions ------------------------------------------------------
@@ -207,15 +178,6 @@ def test_E2_does_not_concern_unsigned_types(dtype: np.dtype) -> None:
 
 
 @req("DIV_S1")
-@INTS
-@given(data=st.data())
-def test_S1_the_quotient_truncated_toward_zero(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
-    B = divisible(A, B)
-    assert_computes(div, truncated_quotient, dtype, A, B)
-
-
-@req("DIV_S1")
 @SIGNED_INTS
 def test_S1_truncation_not_floor(dtype: np.dtype) -> None:
     A = np.array([-35, 35, -35, 35, -7, 7, -1, 1, 6, 5], dtype)
@@ -260,18 +222,6 @@ def test_P1_the_integer_nearest_the_quotient_on_the_side_of_zero(
 
 
 # -- DIV_S2, DIV_S3, DIV_P2: floating point -----------------------------------------------------------
-
-
-def ieee_quotient(dtype: np.dtype) -> object:
-    return lambda a, b: correctly_rounded(dtype, "div", a, b)
-
-
-@req("DIV_S2", "DIV_S3")
-@FLOATS
-@given(data=st.data())
-def test_S2_S3_correctly_rounded_in_the_type(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(operands(dtype))
-    assert_computes(div, ieee_quotient(dtype), dtype, A, B)
 
 
 def significands(dtype: np.dtype, step: int = 1) -> list[float]:

@@ -7,6 +7,8 @@ GEN_P1 and GEN_P2 are properties of every call, whether it returns or refuses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -31,6 +33,7 @@ from support import (
 import sonnx_spec
 from sonnx_spec import TYPES, Operator, SonnxError
 from sonnx_spec.checks import new_array
+from sonnx_spec.registry import Attribute, Tensor, registered
 
 
 @req("GR4")
@@ -41,12 +44,100 @@ def test_GR4_every_input_and_attribute_must_be_given(op: Operator, dtype: np.dty
         with raises_req("GR4") as info:
             call_with(op, args, kwargs, position, None)
         assert f"{name} is not given" in str(info.value)
+        assert (info.value.operator, info.value.tensor) == (op.name, _declared(op, name))
     for attribute in op.attributes:
-        with raises_req("GR4"):
+        with raises_req("GR4") as info:
             call_with(op, args, kwargs, attribute.name, None)
+        assert (info.value.operator, info.value.tensor) == (op.name, attribute.name)
         without = {k: v for k, v in kwargs.items() if k != attribute.name}
-        with pytest.raises(TypeError, match="missing"):  # no default value: Python refuses the call first
+        with raises_req("GR4") as info:  # left out: no default value, and no bare TypeError either
             op.function(*args, **without)
+        assert info.value.problem == f"{op.name}: attribute {attribute.name} is not given"
+    for position, tensor in enumerate(op.inputs):
+        if not tensor.variadic:  # a variadic input takes any number of tensors (its own rule: MAX_C1)
+            with raises_req("GR4") as info:  # left out, with every input after it
+                op.function(*args[:position], **kwargs)
+            assert info.value.problem == f"{op.name}: input {tensor.name} is not given"
+
+
+SIGNATURES = pytest.mark.parametrize("op", OPERATORS, ids=[op.name for op in OPERATORS])
+
+
+@req("GEN_C2")
+@SIGNATURES
+def test_GEN_C2_only_the_inputs_and_attributes_of_the_signature(op: Operator) -> None:
+    args, kwargs = sample_call(op, op.dtypes(op.main_type)[0])
+    attributes = ", ".join(a.name for a in op.attributes) or "none"
+    with raises_req("GEN_C2") as info:
+        op.function(*args, **kwargs, beta=0.5)
+    assert (
+        info.value.problem
+        == f"{op.name}: beta= is not an attribute of {op.name} (its attributes: {attributes})"
+    )
+    if not any(t.variadic for t in op.inputs):
+        with raises_req("GEN_C2") as info:
+            op.function(*args, args[0] if args else np.float32(1), **kwargs)
+        assert info.value.problem.startswith(
+            f"{op.name}: input {len(op.inputs) + 1} is given, but {op.name} has "
+        )
+    for position, tensor in enumerate(op.inputs):
+        if not tensor.variadic:
+            with raises_req("GEN_C2") as info:
+                op.function(*args, **kwargs, **{tensor.name: args[position]})
+            assert (
+                info.value.problem
+                == f"{op.name}: input {tensor.name} is given twice, by position and by name"
+            )
+
+
+@req("GEN_C2")
+def test_GEN_C2_messages_name_the_signature() -> None:
+    X = np.ones(2, np.float32)
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.abs(X, X)
+    assert info.value.problem == "abs: input 2 is given, but abs has 1 input (X)"
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.leaky_relu(X, 0.5)  # an attribute given by position
+    assert info.value.problem == (
+        "leaky_relu: input 2 is given, but leaky_relu has 1 input (X); "
+        "its attributes are given by name (alpha)"
+    )
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.constant(X, value=X)
+    assert info.value.problem == (
+        "constant: input 1 is given, but constant has no input; its attributes are given by name (value)"
+    )
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.clip(X, X[0], X[0], X[0])
+    assert info.value.problem == "clip: input 4 is given, but clip has 3 inputs (X, L, M)"
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.add(X, X, X)
+    assert info.value.problem == "add: input 3 is given, but add has 2 inputs (A, B)"
+
+    def resize(X, *, mode, scale):
+        """X, scaled."""
+        return X.copy()
+
+    fields = {"onnx": "Resize", "version": 1, "types": {"T": ("float",)}, "outputs": (Tensor("Y", "y", "T"),)}
+    fields |= {"inputs": (Tensor("X", "x", "T"),)}
+    kinds = (Attribute("mode", "mode", "string"), Attribute("scale", "scale", "float"))
+    with registered(resize, attributes=kinds, **fields) as checked, raises_req("GEN_C2") as info:
+        checked(X, "nearest", 2.0)
+    with registered(resize, attributes=kinds, **fields) as checked:
+        with raises_req("GEN_C2") as unknown:
+            checked(X, mode="nearest", scale=2.0, size=4)
+        with raises_req("GR4") as missing:
+            checked(X, mode="nearest")
+    assert info.value.problem == (
+        "resize: input 2 is given, but resize has 1 input (X); its attributes are given by name (mode, scale)"
+    )
+    assert (
+        unknown.value.problem == "resize: size= is not an attribute of resize (its attributes: mode, scale)"
+    )
+    assert (missing.value.problem, missing.value.tensor) == ("resize: attribute scale is not given", "scale")
+    with raises_req("GEN_C2") as info:
+        sonnx_spec.max(X, X=X)  # a variadic input is given by position only
+    assert info.value.problem == "max: X= is not an attribute of max (its attributes: none)"
 
 
 @req("GR1")
@@ -168,6 +259,89 @@ def test_GR3_tensors_typed_alike_are_never_converted(op: Operator, dtype: np.dty
             assert f"{first} has element type " in str(info.value)
 
 
+def _declared(op: Operator, name: str) -> str:
+    """The declared name of the tensor argument called ``name`` (X for X1)."""
+    variadic = [t.name for t in op.inputs if t.variadic and name.rstrip("0123456789") == t.name]
+    return variadic[0] if variadic else name
+
+
+X = np.array([[1.0, -2.0]], np.float32)
+LOW, HIGH = np.float32(0), np.float32(1)
+DRAFT_LABELS = [  # a call, a part of its message, the labels it carries (from the drafts, not from the code)
+    (
+        lambda: sonnx_spec.clip(X, None, HIGH),
+        "clip: input L is not given — GR4 (Clip's draft: R1): ",
+        ("R1",),
+    ),
+    (lambda: sonnx_spec.clip(X, LOW, None), "clip: input M is not given — GR4 (Clip's draft: R2): ", ("R2",)),
+    (
+        lambda: sonnx_spec.clip(X, LOW, np.float64(1)),
+        "clip: M has element type float64 but X has float32 — GR3 (Clip's drafts: R5, C2): ",
+        ("R5", "C2"),
+    ),
+    (lambda: sonnx_spec.clip(scipy.sparse.csr_array(X), LOW, HIGH), "GR1 (Clip's draft: R3): ", ("R3",)),
+    (
+        lambda: sonnx_spec.clip(X, 0.0, HIGH),
+        "clip: L is a float, not a numpy array or scalar — GR2 (Clip",
+        ("R4",),
+    ),
+    (lambda: sonnx_spec.max(X, scipy.sparse.csr_array(X)), "X1 is a sparse tensor", ("R1",)),
+    (
+        lambda: sonnx_spec.max(X, [1.0]),
+        "max: X1 is a list, not a numpy array or scalar — GR2 (Max's draft: R2)",
+        ("R2",),
+    ),
+    (lambda: sonnx_spec.abs(X.astype(bool)), "abs: X has element type bool, not one abs takes", ("R1",)),
+    (lambda: sonnx_spec.abs(scipy.sparse.csr_array(X)), "GR1 (Abs's draft: R2): ", ("R2",)),
+    (
+        lambda: sonnx_spec.abs([1.0]),
+        "abs: X is a list, not a numpy array or scalar — GR2 (Abs's draft: R3)",
+        ("R3",),
+    ),
+    (
+        lambda: sonnx_spec.add(X, X.astype(np.float64)),
+        "add: B has element type float64 but A has float32 — GR3 (Add's draft: E_ADD_FLOAT_CONSTR_B_0020, "
+        "E_ADD_INT_CONSTR_B_0020): ",
+        ("E_ADD_FLOAT_CONSTR_B_0020", "E_ADD_INT_CONSTR_B_0020"),
+    ),
+    (lambda: sonnx_spec.leaky_relu(X, alpha=None), "— GR4 (LeakyRelu's draft: R1): ", ("R1",)),
+    (
+        lambda: sonnx_spec.leaky_relu(None, alpha=0.5),
+        "leaky_relu: input X is not given — GR4: ",
+        (),
+    ),  # R1: alpha
+    (lambda: sonnx_spec.max(X, None), "max: input X1 is not given — GR4: ", ()),  # no draft of Max labels GR4
+    # left out of the call altogether, not passed as None: the same labels
+    (lambda: sonnx_spec.clip(X), "clip: input L is not given — GR4 (Clip's draft: R1): ", ("R1",)),
+    (lambda: sonnx_spec.clip(X, X), "clip: input M is not given — GR4 (Clip's draft: R2): ", ("R2",)),
+    (
+        lambda: sonnx_spec.leaky_relu(X),
+        "attribute alpha is not given — GR4 (LeakyRelu's draft: R1): ",
+        ("R1",),
+    ),
+]
+
+
+@req("GR1", "GR2", "GR3", "GR4", "GEN_C1")
+@pytest.mark.parametrize(("call", "message", "labels"), DRAFT_LABELS)
+def test_an_error_names_the_drafts_label_of_its_operator_for_the_tensor_at_fault(
+    call: Callable[[], object], message: str, labels: tuple[str, ...]
+) -> None:
+    with pytest.raises(SonnxError) as info:
+        call()
+    assert message in str(info.value)
+    assert info.value.draft_labels == labels
+
+
+def test_an_error_raised_without_its_operator_names_no_draft_label() -> None:
+    error = SonnxError("GR4", "input M is not given")
+    assert (error.operator, error.tensor, error.draft_labels) == (None, None, ())
+    assert str(error).startswith("input M is not given — GR4: No default values")
+    labelled = SonnxError("GR4", "input M is not given", operator="clip", tensor="M")
+    assert str(labelled).startswith("input M is not given — GR4 (Clip's draft: R2): No default values")
+    assert SonnxError("GR4", "p", operator="clip").draft_labels == ("R1", "R2")  # no tensor: every label
+
+
 def _type_of(op: Operator, name: str) -> str:
     """The type of the tensor argument called ``name`` (X1 is of the variadic X's type)."""
     for tensor in op.inputs:
@@ -239,3 +413,89 @@ def test_the_package_exports_every_operator_of_the_registry() -> None:
         assert op.name in sonnx_spec.__all__
         assert getattr(sonnx_spec, op.name) is op.function
     assert {tensor_type(op, op.main_type, np.dtype(np.float32)) for op in OPERATORS}
+
+
+def every_kind(X, *, count, gain, mode, perm, scales, table):
+    """X unchanged, whatever its attributes."""
+    return X.copy()
+
+
+EVERY_KIND = {
+    "onnx": "EveryKind",
+    "version": 1,
+    "inputs": (Tensor("X", "x", "T"),),
+    "outputs": (Tensor("Y", "y", "T"),),
+    "types": {"T": ("float",)},
+    "attributes": tuple(
+        Attribute(name, name, kind, "T" if kind == "tensor" else None)
+        for name, kind in [
+            ("count", "int"),
+            ("gain", "float"),
+            ("mode", "string"),
+            ("perm", "ints"),
+            ("scales", "floats"),
+            ("table", "tensor"),
+        ]
+    ),
+}
+GOOD = {
+    "count": 2,
+    "gain": 0.5,
+    "mode": "constant",
+    "perm": (1, 0),
+    "scales": (0.5, np.float32(2)),
+    "table": np.ones(2, np.float32),
+}
+
+
+@req("GEN_C1")
+@pytest.mark.parametrize(
+    ("name", "bad", "problem"),
+    [
+        ("count", 2.0, "is a float, not an int"),
+        ("count", True, "is a bool, not an int"),
+        ("count", "2", "is a str, not an int"),
+        ("gain", (0.5,), "is a tuple, not a float"),
+        ("mode", b"constant", "is a bytes, not a string"),
+        ("mode", 1, "is a int, not a string"),
+        ("perm", 1, "is a int, not a list of ints"),
+        ("perm", np.array([1, 0]), "is a numpy.ndarray of dtype int64, not a list of ints"),
+        ("perm", (1, 0.0), "has a float at position 1, not a list of ints"),
+        ("perm", [True], "has a bool at position 0, not a list of ints"),
+        ("scales", 0.5, "is a float, not a list of floats"),
+        ("scales", ["0.5"], "has a str at position 0, not a list of floats"),
+        ("table", 1.0, "is a float, not a numpy array or scalar"),
+    ],
+)
+def test_GEN_C1_an_attribute_of_another_kind_is_refused(name: str, bad: object, problem: str) -> None:
+    with registered(every_kind, **EVERY_KIND) as checked:
+        X = np.ones(2, np.float32)
+        assert checked(X, **GOOD).tolist() == [1.0, 1.0]
+        assert checked(X, **{**GOOD, "perm": [np.int64(1)], "scales": [], "count": np.int8(2)}) is not X
+        with pytest.raises(SonnxError) as info:
+            checked(X, **{**GOOD, name: bad})
+    assert info.value.req_id == ("GR2" if name == "table" else "GEN_C1")
+    assert info.value.problem == f"every_kind: {'' if name == 'table' else 'attribute '}{name} {problem}"
+
+
+def test_an_error_says_which_operator_and_which_declared_tensor_it_is_about() -> None:
+    X = np.ones(2, np.float32)
+    with raises_req("CLIP_C4") as info:  # an operator's own rule, checked from its declared rank
+        sonnx_spec.clip(X, np.ones(1, np.float32), np.float32(1))
+    assert (info.value.operator, info.value.tensor) == ("clip", "L")
+    with raises_req("GR3") as info:  # the variadic X's third tensor is X2, declared X
+        sonnx_spec.max(X, X, np.ones(2, np.int8))
+    assert (info.value.operator, info.value.tensor) == ("max", "X")
+
+
+def test_an_attribute_of_an_operator_with_a_variadic_input_is_named_as_itself() -> None:
+    def gather_all(*X, axis):
+        """Every X, concatenated along axis."""
+        return np.concatenate(X, axis=axis)
+
+    fields = {"onnx": "GatherAll", "version": 1, "types": {"T": ("float",)}}
+    fields |= {"inputs": (Tensor("X", "inputs", "T", variadic=True),), "outputs": (Tensor("Y", "y", "T"),)}
+    with registered(gather_all, attributes=(Attribute("axis", "axis", "int"),), **fields) as checked:
+        with raises_req("GEN_C1") as info:
+            checked(np.ones(2, np.float32), axis=0.5)
+    assert (info.value.operator, info.value.tensor) == ("gather_all", "axis")

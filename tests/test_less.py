@@ -18,15 +18,12 @@ from support import (
     ALL,
     FLOATS,
     INTS,
-    assert_computes,
+    Member,
     is_nan,
-    raises_req,
     req,
-    scalar,
     shapes,
     tensors,
     to_python,
-    unchanged,
 )
 
 from sonnx_spec import less
@@ -38,67 +35,20 @@ def less_oracle(a: int | float, b: int | float) -> bool:
     return a < b
 
 
+FAMILY_MEMBER = Member(
+    oracle=lambda dtype: less_oracle,
+    shapes="LESS_C1",
+    results=("LESS_C1", "LESS_C2"),
+    semantics=("LESS_S1", "LESS_S2"),
+)
+"""The family's shared tests (tests/test_family_binary.py): shapes, types, every element by the oracle."""
+
+
 @st.composite
 def pairs(draw: st.DrawFn, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     """Two tensors of one type and one shape, any values (any bit pattern for floats)."""
     shape = draw(shapes())
     return draw(tensors(dtype, shape)), draw(tensors(dtype, shape))
-
-
-@req("LESS_C1")
-@ALL
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ((2,), (3,)),
-        ((3, 1), (3,)),
-        ((2, 3), (3, 2)),
-        ((), (1,)),
-        ((1,), ()),
-        ((0,), (1,)),
-        ((2, 2), (2, 2, 1)),
-    ],
-)
-def test_C1_A_and_B_of_different_shapes_are_refused(dtype: np.dtype, a: tuple, b: tuple) -> None:
-    A, B = np.zeros(a, dtype), np.ones(b, dtype)  # some of these shapes broadcast: the profile does not
-    inputs_unchanged = unchanged(A, B)
-    with raises_req("LESS_C1") as info:
-        less(A, B)
-    inputs_unchanged()
-    assert info.value.problem == f"less: B has shape {b} but A has shape {a}"
-
-
-@req("LESS_C1")
-@ALL
-def test_C1_a_numpy_scalar_and_an_array_of_one_element_are_different_shapes(dtype: np.dtype) -> None:
-    with raises_req("LESS_C1") as info:
-        less(scalar(dtype, 1), np.ones((1, 1), dtype))
-    assert info.value.problem == "less: B has shape (1, 1) but A has shape ()"
-
-
-@req("LESS_C1", "LESS_C2")
-@ALL
-@given(data=st.data())
-def test_C1_C2_C_is_a_new_bool_tensor_of_the_shape_of_A_and_B(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(pairs(dtype))
-    C = less(A, B)
-    assert type(C) is np.ndarray and C.dtype == BOOL and C.shape == A.shape
-    assert not np.shares_memory(C, A) and not np.shares_memory(C, B)
-
-
-@req("LESS_C2")
-@ALL
-def test_C2_two_numpy_scalars_give_a_0_d_bool_array(dtype: np.dtype) -> None:
-    C = less(scalar(dtype, 0), scalar(dtype, 1))
-    assert type(C) is np.ndarray and C.dtype == BOOL and C.shape == () and C[()] is np.True_
-
-
-@req("LESS_S1", "LESS_S2")
-@ALL
-@given(data=st.data())
-def test_S1_S2_each_element_is_the_comparison_of_A_and_B(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(pairs(dtype))
-    assert_computes(less, less_oracle, BOOL, A, B)
 
 
 @req("LESS_S1")
@@ -201,13 +151,3 @@ def test_P1_never_both_and_neither_only_for_equal_or_NaN(dtype: np.dtype, data: 
     ):
         neither = not f and not g
         assert neither == (is_nan(a) or is_nan(b) or a == b)
-
-
-@req("GEN_E1")
-def test_GEN_E1_a_result_too_large_for_memory_is_refused() -> None:
-    huge = np.broadcast_to(np.zeros((1, 1), np.float32), (2**30, 2**30))  # a view: no memory of its own
-    with raises_req("GEN_E1") as info:
-        less(huge, huge)
-    assert info.value.problem == (
-        "less: a result of shape (1073741824, 1073741824) and type bool does not fit in this machine's memory"
-    )

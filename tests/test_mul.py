@@ -19,14 +19,11 @@ from support import (
     ALL,
     FLOATS,
     INTS,
-    assert_computes,
+    Member,
     assert_same,
     ieee_context,
-    raises_req,
     req,
     same_shape_pair,
-    scalar,
-    unchanged,
     wrapped,
 )
 
@@ -48,52 +45,17 @@ def mul_oracle(dtype: np.dtype):
     return oracle
 
 
+FAMILY_MEMBER = Member(
+    oracle=mul_oracle,
+    shapes="MUL_C1",
+    results=("MUL_C2", "MUL_C3"),
+    semantics=("MUL_S1", "MUL_S2", "MUL_S3", "MUL_S4", "MUL_S5"),
+)
+"""The family's shared tests (tests/test_family_binary.py) compute every element with mul_oracle."""
+
+
 def values(dtype: np.dtype, *items: float | int) -> np.ndarray:
     return np.array(items, dtype=dtype)
-
-
-@req("MUL_C1")
-@ALL
-@pytest.mark.parametrize(
-    ("shape_a", "shape_b"),
-    [((3,), (1,)), ((2, 3), (3,)), ((), (1,)), ((1,), ()), ((0,), (1,)), ((2,), (3,)), ((2, 3), (3, 2))],
-)
-def test_C1_shapes_that_differ_are_refused_even_if_they_broadcast(
-    dtype: np.dtype, shape_a: tuple[int, ...], shape_b: tuple[int, ...]
-) -> None:
-    A, B = np.ones(shape_a, dtype), np.ones(shape_b, dtype)
-    inputs_unchanged = unchanged(A, B)
-    with raises_req("MUL_C1") as info:
-        mul(A, B)
-    inputs_unchanged()
-    assert info.value.problem == f"mul: B has shape {shape_b} but A has shape {shape_a}"
-
-
-@req("MUL_C1")
-@ALL
-def test_C1_a_numpy_scalar_is_of_shape_empty(dtype: np.dtype) -> None:
-    with raises_req("MUL_C1") as info:
-        mul(scalar(dtype, 2), np.ones((2, 2), dtype))
-    assert info.value.problem == "mul: B has shape (2, 2) but A has shape ()"
-
-
-@req("MUL_C2", "MUL_C3")
-@ALL
-@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 0, 3), (2, 3), (1, 1, 1, 1, 1, 2)])
-def test_C2_C3_C_has_the_shape_and_type_of_A_and_B(dtype: np.dtype, shape: tuple[int, ...]) -> None:
-    C = mul(np.full(shape, 3, dtype), np.full(shape, 2, dtype))
-    assert type(C) is np.ndarray and C.dtype == dtype and C.shape == shape
-    assert_same(C, np.full(shape, 6, dtype))
-    C = mul(scalar(dtype, 2), scalar(dtype, 3))  # numpy scalars: a 0-d array
-    assert type(C) is np.ndarray and C.dtype == dtype and C.shape == ()
-
-
-@req("MUL_S1", "MUL_S2", "MUL_C2", "MUL_C3")
-@INTS
-@given(data=st.data())
-def test_S1_S2_integer_products_wrap_modulo_2_to_the_n(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(same_shape_pair(dtype))
-    assert_computes(mul, mul_oracle(dtype), dtype, A, B)
 
 
 @req("MUL_S2")
@@ -118,14 +80,6 @@ def test_S2_64_bit_products_are_exact_where_a_double_is_not(dtype: np.dtype) -> 
     B = values(dtype, 2**32 - 1, 2**31 + 3, 2**62 + 1)
     expected = [wrapped(2**64 - 1, dtype), 2**62 + 2**33 + 3, wrapped(3 * 2**62 + 3, dtype)]
     assert mul(A, B).tolist() == expected
-
-
-@req("MUL_S1", "MUL_S3", "MUL_S4", "MUL_S5", "MUL_C2", "MUL_C3")
-@FLOATS
-@given(data=st.data())
-def test_S1_S3_float_products_are_rounded_once_to_the_type(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(same_shape_pair(dtype))
-    assert_computes(mul, mul_oracle(dtype), dtype, A, B)
 
 
 @req("MUL_S3")
@@ -238,15 +192,3 @@ def test_S5_an_underflow_to_zero_keeps_the_sign(dtype: np.dtype) -> None:
 def test_P1_mul_is_commutative(dtype: np.dtype, data: st.DataObject) -> None:
     A, B = data.draw(same_shape_pair(dtype))
     assert_same(mul(A, B), mul(B, A))
-
-
-@req("GEN_E1")
-@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)], ids=["int8", "float32"])
-def test_GEN_E1_a_result_too_large_for_memory_is_refused(dtype: np.dtype) -> None:
-    huge = np.broadcast_to(np.zeros((1, 1), dtype), (2**30, 2**30))  # a view: no memory of its own
-    with raises_req("GEN_E1") as info:
-        mul(huge, huge)
-    assert info.value.problem == (
-        f"mul: a result of shape (1073741824, 1073741824) and type {dtype} "
-        "does not fit in this machine's memory"
-    )

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 from support import (
     FLOATS,
     SIGNED_INTS,
-    assert_computes,
+    Member,
     assert_same,
     elementwise,
     raises_req,
     req,
-    shapes,
     tensors,
     unchanged,
+    without_lowest,
 )
 
 from sonnx_spec import FLOAT_TYPES, TYPES
@@ -39,6 +39,15 @@ def representable(X: np.ndarray) -> bool:
     return X.dtype.kind != "i" or not (X == np.iinfo(X.dtype).min).any()
 
 
+FAMILY_MEMBER = Member(
+    oracle=lambda dtype: neg_oracle,
+    results=("NEG_C1", "NEG_C2"),
+    semantics=("NEG_S1", "NEG_S2"),
+    defined=without_lowest,
+)
+"""The family's shared tests (tests/test_family_unary.py): shapes, types, every element by the oracle."""
+
+
 def test_the_types_of_neg() -> None:
     assert [t.name for t in NEG_TYPES] == [
         "int8",
@@ -50,16 +59,6 @@ def test_the_types_of_neg() -> None:
         "float64",
         "bfloat16",
     ]
-
-
-@req("NEG_C1", "NEG_C2")
-@NEG
-@given(data=st.data())
-def test_C1_C2_Y_has_the_shape_and_type_of_X_alone(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype, data.draw(shapes(max_dims=5))))
-    assume(representable(X))
-    Y = sonnx_neg(X)
-    assert type(Y) is np.ndarray and Y.dtype == dtype and Y.shape == X.shape
 
 
 @req("NEG_E1")
@@ -107,27 +106,6 @@ def test_E1_refused_exactly_when_X_holds_the_lowest_value(dtype: np.dtype, data:
     with raises_req("NEG_E1") as info:
         sonnx_neg(X)
     assert info.value.problem.startswith(f"neg: X{first} is {np.iinfo(dtype).min}, ")
-
-
-@req("GEN_C1")
-@pytest.mark.parametrize("dtype", UNSIGNED, ids=[t.name for t in UNSIGNED])
-def test_unsigned_types_are_not_taken(dtype: np.dtype) -> None:
-    """ONNX Neg-13 has no unsigned type: the profile takes none (the draft's list has them)."""
-    with raises_req("GEN_C1") as info:
-        sonnx_neg(np.array([0, 1], dtype))
-    assert info.value.problem == (
-        f"neg: X has element type {dtype}, not one neg takes for X "
-        "(int8, int16, int32, int64, float16, float32, float64, bfloat16)"
-    )
-
-
-@req("NEG_S1", "NEG_S2")
-@NEG
-@given(data=st.data())
-def test_S1_S2_each_element_is_the_negation(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype))
-    assume(representable(X))
-    assert_computes(sonnx_neg, neg_oracle, dtype, X)
 
 
 @req("NEG_S1")

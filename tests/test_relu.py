@@ -11,12 +11,10 @@ from hypothesis import strategies as st
 from support import (
     FLOATS,
     SIGNED_INTS,
-    assert_computes,
+    Member,
     assert_same,
     is_nan,
-    raises_req,
     req,
-    shapes,
     tensors,
     to_python,
 )
@@ -37,6 +35,14 @@ def relu_oracle(x: int | float) -> int | float:
     return 0.0 if isinstance(x, float) else 0
 
 
+FAMILY_MEMBER = Member(
+    oracle=lambda dtype: relu_oracle,
+    results=("RELU_C1", "RELU_C2"),
+    semantics=("RELU_S1", "RELU_S2"),
+)
+"""The family's shared tests (tests/test_family_unary.py): shapes, types, every element by the oracle."""
+
+
 def test_the_types_of_relu() -> None:
     assert [t.name for t in RELU_TYPES] == [
         "int8",
@@ -48,42 +54,6 @@ def test_the_types_of_relu() -> None:
         "float64",
         "bfloat16",
     ]
-
-
-@req("RELU_C1", "RELU_C2")
-@RELU
-@given(data=st.data())
-def test_C1_C2_Y_has_the_shape_and_type_of_X(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype, data.draw(shapes(max_dims=5))))
-    Y = sonnx_relu(X)
-    assert type(Y) is np.ndarray and Y.dtype == dtype and Y.shape == X.shape
-
-
-@req("RELU_C2")
-@RELU
-def test_C2_a_scalar_gives_a_0d_array_of_its_type(dtype: np.dtype) -> None:
-    Y = sonnx_relu(np.array(-1, dtype)[()])
-    assert type(Y) is np.ndarray and Y.shape == () and Y.dtype == dtype and Y[()] == 0
-
-
-@req("GEN_C1")
-@pytest.mark.parametrize("dtype", UNSIGNED, ids=[t.name for t in UNSIGNED])
-def test_unsigned_types_are_not_taken(dtype: np.dtype) -> None:
-    """ONNX Relu-14 has no unsigned type, nor has the draft: the profile takes none."""
-    with raises_req("GEN_C1") as info:
-        sonnx_relu(np.array([0, 1], dtype))
-    assert info.value.problem == (
-        f"relu: X has element type {dtype}, not one relu takes for X "
-        "(int8, int16, int32, int64, float16, float32, float64, bfloat16)"
-    )
-
-
-@req("RELU_S1", "RELU_S2")
-@RELU
-@given(data=st.data())
-def test_S1_S2_each_element_by_the_cases(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype))
-    assert_computes(sonnx_relu, relu_oracle, dtype, X)
 
 
 @req("RELU_S1")

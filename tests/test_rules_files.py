@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sonnx_spec import rule, rules
-from sonnx_spec.requirements import Origin, RulesFileError, catalogue, files, parse
+from sonnx_spec import operators, rule, rules
+from sonnx_spec.requirements import DraftLabel, Origin, RulesFileError, catalogue, files, parse
 
 GENERAL = """
 [source.reqs]
@@ -103,7 +103,12 @@ def test_a_rules_file_declares_rules_sources_labels_and_retired_ids() -> None:
     assert found.sources["draft-op"].kind == "draft" and found.sources["draft-op"].key == "draft-op"
     assert found.draft_labels == {
         "general": {},
-        "op": {"GR4": (Origin(source="draft-op", section="R1"), Origin(source="draft-op", section="R2"))},
+        "op": {
+            "GR4": (
+                DraftLabel(Origin(source="draft-op", section="R1"), (), "R1"),
+                DraftLabel(Origin(source="draft-op", section="R2"), (), "R2"),
+            )
+        },
     }
     retired = found.retired["OP_R1"]
     assert (retired.id, retired.successor, retired.operator) == ("OP_R1", "GR4", "op")
@@ -168,7 +173,15 @@ def test_model_rules_belong_on_the_models_page() -> None:
         (("GR4 = [", "GR9 = ["), "op.toml: [general] GR9 is not a general rule"),
         (
             ('GR4 = ["draft-op#R1"', 'GR4 = ["missing#R1"'),
-            "op.toml: origin 'missing#R1' is neither a rule id nor a source",
+            "op.toml: [general] GR4: origin 'missing#R1' is neither a rule id nor a source",
+        ),
+        (
+            ('GR4 = ["draft-op#R1", "draft-op#R2"]', 'GR4 = { X = "draft-op#R1" }'),
+            "op.toml: [general] GR4: give a list of origins, or a table of them per tensor",
+        ),
+        (
+            ('GR4 = ["draft-op#R1", "draft-op#R2"]', 'GR4 = "draft-op#R1"'),
+            "op.toml: [general] GR4: give a list of origins, or a table of them per tensor",
         ),
         (('OP_R1 = "GR4"', 'OP_C1 = "GR4"'), "op.toml: retired id OP_C1 is in use or retired twice"),
         (('OP_R1 = "GR4"', 'OP_R1 = "OP_X9"'), "op.toml: retired id OP_R1: successor OP_X9 is not a rule"),
@@ -223,3 +236,73 @@ def test_every_duplicate_id_is_named() -> None:
             operator=doubled + OPERATOR[OPERATOR.index('[[rule]]\nid = "OP_S1"') :],
         )
     assert str(info.value) == "rule ids declared more than once: OP_C1, OP_S1"
+
+
+PER_TENSOR = OPERATOR.replace(
+    'GR4 = ["draft-op#R1", "draft-op#R2"]',
+    'GR4 = { X = ["draft-op#R1", "draft-op#R3 (both)"], Y = ["draft-op#R2", "draft-op#R3 (both)"], '
+    '"*" = ["draft-op#Contents", "reqs#REQ-OP-070"] }',
+).replace('OP_R1 = "GR4"', 'OP_R1 = "GR4"\nOP_R2 = "GR4"\nOP_C9 = "GR4"')
+
+
+def test_a_general_rule_takes_the_drafts_labels_per_tensor() -> None:
+    found = load(operator=PER_TENSOR)
+    assert found.draft_labels["op"]["GR4"] == (
+        DraftLabel(Origin(source="draft-op", section="R1"), ("X",), "R1"),
+        DraftLabel(Origin(source="draft-op", section="R3 (both)"), ("X", "Y"), "R3"),
+        DraftLabel(Origin(source="draft-op", section="R2"), ("Y",), "R2"),
+        DraftLabel(Origin(source="draft-op", section="Contents"), (), None),  # a section, not a label
+        DraftLabel(Origin(source="reqs", section="REQ-OP-070"), (), None),  # not a draft
+    )
+    assert found.labels("op", "GR4", "X") == ("R1", "R3")
+    assert found.labels("op", "GR4", "Y") == ("R3", "R2")
+    assert found.labels("op", "GR4", "Z") == ()
+    assert found.labels("op", "GR4") == ("R1", "R3", "R2")  # no tensor in particular: every label
+    assert found.labels("other", "GR4", "X") == () and found.labels("op", "OP_C1", "X") == ()
+    # a retired id named after a label about other tensors is not this failure's former id
+    assert found.formerly("op", "GR4", "X") == ("OP_R1", "OP_C9")
+    assert found.formerly("op", "GR4", "Y") == ("OP_R2", "OP_C9")
+    assert found.formerly("op", "GR4") == ("OP_R1", "OP_R2", "OP_C9")
+    assert [r.id for r in found.retired_into("GR4")] == ["OP_R1", "OP_R2", "OP_C9"]
+
+
+def test_a_section_gives_a_label_only_when_it_starts_with_one() -> None:
+    sections = [
+        "C2 Type consistency",
+        "E_ADD_INT_CONSTR_A_0020",
+        "R1 (real)",
+        "Clip-13 inputs",
+        "t1.1",
+        "Rmk4",
+    ]
+    operator = OPERATOR.replace(
+        'GR4 = ["draft-op#R1", "draft-op#R2"]', f"GR4 = {[f'draft-op#{s}' for s in sections]!r}"
+    )
+    labels = [d.label for d in load(operator=operator).draft_labels["op"]["GR4"]]
+    assert labels == ["C2", "E_ADD_INT_CONSTR_A_0020", "R1", None, None, None]
+
+
+def test_the_tensors_of_draft_labels_are_the_operators() -> None:
+    for op, by_rule in catalogue().draft_labels.items():
+        if not by_rule:  # general.toml, model.toml
+            continue
+        names = {t.name for t in operators()[op].inputs} | {a.name for a in operators()[op].attributes}
+        for rule_id, labels in by_rule.items():
+            unknown = {t for d in labels for t in d.tensors} - names
+            assert not unknown, f"{op}.toml: [general] {rule_id}: {sorted(unknown)} are not {op}'s"
+
+
+def test_clip_max_and_abs_keep_their_drafts_labels() -> None:
+    found = catalogue()
+    assert (found.labels("clip", "GR4", "L"), found.labels("clip", "GR4", "M")) == (("R1",), ("R2",))
+    assert (found.formerly("clip", "GR4", "L"), found.formerly("clip", "GR4", "M")) == (
+        ("CLIP_R1",),
+        ("CLIP_R2",),
+    )
+    assert [found.labels("clip", r, "X") for r in ("GR1", "GR2", "GR3")] == [("R3",), ("R4",), ("R5", "C2")]
+    assert [found.labels("max", r, "X") for r in ("GR1", "GR2")] == [("R1",), ("R2",)]
+    assert [found.labels("abs", r, "X") for r in ("GEN_C1", "GR1", "GR2")] == [("R1",), ("R2",), ("R3",)]
+    assert found.labels("add", "GR3", "B") == ("E_ADD_FLOAT_CONSTR_B_0020", "E_ADD_INT_CONSTR_B_0020")
+    assert (
+        found.labels("leaky_relu", "GR4", "alpha") == ("R1",) and found.labels("leaky_relu", "GR4", "X") == ()
+    )

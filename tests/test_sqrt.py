@@ -12,15 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import (
     FLOATS,
-    INTS,
-    assert_computes,
+    Member,
     assert_same,
     correctly_rounded,
     elementwise,
-    raises_req,
     req,
-    scalar,
-    shapes,
     tensors,
     to_python,
     unchanged,
@@ -35,19 +31,12 @@ def ieee_square_root(dtype: np.dtype) -> object:
     return lambda x: correctly_rounded(dtype, "sqrt", x)
 
 
-@req("SQRT_C1", "SQRT_C2")
-@FLOATS
-@given(data=st.data())
-def test_C1_C2_Y_has_the_shape_and_type_of_X(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype, data.draw(shapes(max_dims=5))))
-    Y = sqrt(X)
-    assert type(Y) is np.ndarray and Y.dtype == dtype and Y.shape == X.shape
-
-
-@req("SQRT_C1", "SQRT_C2")
-@FLOATS
-def test_C1_C2_a_numpy_scalar_gives_a_0d_array(dtype: np.dtype) -> None:
-    assert_same(sqrt(scalar(dtype, 16.0)), np.array(4.0, dtype))
+FAMILY_MEMBER = Member(
+    oracle=ieee_square_root,
+    results=("SQRT_C1", "SQRT_C2"),
+    semantics=("SQRT_S1", "SQRT_S2"),
+)
+"""The family's shared tests (tests/test_family_unary.py): shapes, types, every element by the oracle."""
 
 
 @req("SQRT_S1", "SQRT_S2")
@@ -63,14 +52,6 @@ def test_S1_S2_every_value_of_the_16_bit_types(dtype: np.dtype) -> None:
     with np.errstate(invalid="ignore"):
         inputs_unchanged()
         assert_same(Y, elementwise(ieee_square_root(dtype), dtype, X))
-
-
-@req("SQRT_S1", "SQRT_S2")
-@FLOATS
-@given(data=st.data())
-def test_S1_S2_correctly_rounded_in_the_type(dtype: np.dtype, data: st.DataObject) -> None:
-    X = data.draw(tensors(dtype))
-    assert_computes(sqrt, ieee_square_root(dtype), dtype, X)
 
 
 @req("SQRT_S1")
@@ -112,17 +93,6 @@ def test_P1_within_half_an_ulp_never_subnormal_never_infinite(dtype: np.dtype, d
         assert math.isfinite(y) and y >= float(info.smallest_normal)
         # |y - √x| ≤ u·√x  ⟺  (1 - u)²·x ≤ y² ≤ (1 + u)²·x, in exact rationals
         assert (1 - u) ** 2 * Fraction(x) <= Fraction(y) ** 2 <= (1 + u) ** 2 * Fraction(x)
-
-
-@req("GEN_C1")
-@INTS
-def test_integer_tensors_are_refused(dtype: np.dtype) -> None:
-    X = np.array([4, 9], dtype)
-    with raises_req("GEN_C1") as info:
-        sqrt(X)
-    assert info.value.problem == (
-        f"sqrt: X has element type {dtype}, not one sqrt takes for X (float16, float32, float64, bfloat16)"
-    )
 
 
 def test_the_oracle_rounds_as_ieee_754_does() -> None:

@@ -19,15 +19,12 @@ from support import (
     ALL,
     FLOATS,
     INTS,
-    assert_computes,
+    Member,
     assert_same,
     elementwise,
     ieee_context,
-    raises_req,
     req,
     same_shape_pair,
-    scalar,
-    unchanged,
     wrapped,
 )
 
@@ -62,52 +59,17 @@ def plus_opposite_oracle(dtype: np.dtype):
     return oracle
 
 
+FAMILY_MEMBER = Member(
+    oracle=sub_oracle,
+    shapes="SUB_C1",
+    results=("SUB_C2", "SUB_C3"),
+    semantics=("SUB_S1", "SUB_S2", "SUB_S3", "SUB_S4", "SUB_S5"),
+)
+"""The family's shared tests (tests/test_family_binary.py) compute every element with sub_oracle."""
+
+
 def values(dtype: np.dtype, *items: float | int) -> np.ndarray:
     return np.array(items, dtype=dtype)
-
-
-@req("SUB_C1")
-@ALL
-@pytest.mark.parametrize(
-    ("shape_a", "shape_b"),
-    [((3,), (1,)), ((2, 3), (3,)), ((), (1,)), ((1,), ()), ((0,), (1,)), ((2,), (3,)), ((2, 3), (3, 2))],
-)
-def test_C1_shapes_that_differ_are_refused_even_if_they_broadcast(
-    dtype: np.dtype, shape_a: tuple[int, ...], shape_b: tuple[int, ...]
-) -> None:
-    A, B = np.ones(shape_a, dtype), np.ones(shape_b, dtype)
-    inputs_unchanged = unchanged(A, B)
-    with raises_req("SUB_C1") as info:
-        sub(A, B)
-    inputs_unchanged()
-    assert info.value.problem == f"sub: B has shape {shape_b} but A has shape {shape_a}"
-
-
-@req("SUB_C1")
-@FLOATS
-def test_C1_a_numpy_scalar_is_of_shape_empty(dtype: np.dtype) -> None:
-    with raises_req("SUB_C1") as info:
-        sub(np.ones((1, 1), dtype), scalar(dtype, 1))
-    assert info.value.problem == "sub: B has shape () but A has shape (1, 1)"
-
-
-@req("SUB_C2", "SUB_C3")
-@ALL
-@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 0, 3), (2, 3), (1, 1, 1, 1, 1, 2)])
-def test_C2_C3_C_has_the_shape_and_type_of_A_and_B(dtype: np.dtype, shape: tuple[int, ...]) -> None:
-    C = sub(np.full(shape, 3, dtype), np.ones(shape, dtype))
-    assert type(C) is np.ndarray and C.dtype == dtype and C.shape == shape
-    assert_same(C, np.full(shape, 2, dtype))
-    C = sub(scalar(dtype, 2), scalar(dtype, 1))  # numpy scalars: a 0-d array
-    assert type(C) is np.ndarray and C.dtype == dtype and C.shape == ()
-
-
-@req("SUB_S1", "SUB_S2", "SUB_C2", "SUB_C3")
-@INTS
-@given(data=st.data())
-def test_S1_S2_integer_differences_wrap_modulo_2_to_the_n(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(same_shape_pair(dtype))
-    assert_computes(sub, sub_oracle(dtype), dtype, A, B)
 
 
 @req("SUB_S2")
@@ -130,14 +92,6 @@ def test_S2_64_bit_differences_are_exact_where_a_double_is_not(dtype: np.dtype) 
     A = values(dtype, 2**62 + 1, 2**53 + 1, 0)
     B = values(dtype, 2, 2**53 + 2, 2**62 + 1)
     assert sub(A, B).tolist() == [2**62 - 1, wrapped(-1, dtype), wrapped(-(2**62) - 1, dtype)]
-
-
-@req("SUB_S1", "SUB_S3", "SUB_S4", "SUB_S5", "SUB_C2", "SUB_C3")
-@FLOATS
-@given(data=st.data())
-def test_S1_S3_float_differences_are_rounded_once_to_the_type(dtype: np.dtype, data: st.DataObject) -> None:
-    A, B = data.draw(same_shape_pair(dtype))
-    assert_computes(sub, sub_oracle(dtype), dtype, A, B)
 
 
 @req("SUB_S3")
@@ -236,15 +190,3 @@ def test_S5_x_minus_x_is_plus_zero_at_the_extremes(dtype: np.dtype) -> None:
 def test_P1_subtracting_is_adding_the_opposite(dtype: np.dtype, data: st.DataObject) -> None:
     A, B = data.draw(same_shape_pair(dtype))
     assert_same(sub(A, B), elementwise(plus_opposite_oracle(dtype), dtype, A, B))
-
-
-@req("GEN_E1")
-@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)], ids=["int8", "float32"])
-def test_GEN_E1_a_result_too_large_for_memory_is_refused(dtype: np.dtype) -> None:
-    huge = np.broadcast_to(np.zeros((1, 1), dtype), (2**30, 2**30))  # a view: no memory of its own
-    with raises_req("GEN_E1") as info:
-        sub(huge, huge)
-    assert info.value.problem == (
-        f"sub: a result of shape (1073741824, 1073741824) and type {dtype} "
-        "does not fit in this machine's memory"
-    )

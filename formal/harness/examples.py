@@ -1,8 +1,8 @@
 """The pages' examples as Why3 goals: the second executor of the examples (issue 15, item 3).
 
-Every example of ``docs/operators/<op>.md`` (read by :mod:`sonnx_sphinx.example_language`, as the site
-reads it) and every cell of its special-values table (computed by :mod:`sonnx_sphinx.value_tables`, as
-the site computes it) becomes, for each of its types, one Why3 module::
+Every example of ``docs/operators/<op>.md`` (read by :mod:`sonnx_spec.pages.example_language`, as the site
+reads it) and every cell of its special-values table (the rows of :mod:`sonnx_spec.pages.special_values`,
+as the page shows them) becomes, for each of its types, one Why3 module::
 
     module ClipEx1Int8
       use int.Int
@@ -15,8 +15,8 @@ the site computes it) becomes, for each of its types, one Why3 module::
 ``holds`` says that the operator's Why3 element function gives the page's value for every element of the
 output; ``refuted`` is its negation. The runner proves ``holds`` and requires that ``refuted`` is NOT
 proved: a wrong value on the page (or a wrong specification) then makes ``refuted`` provable, a proof
-instead of a time-out. For a table cell the expected value is the one the table shows, i.e. the
-reference's outcome: the table's cells are checked against the Why3 specification.
+instead of a time-out. For a table cell the expected value is the one its row states: the
+table's data are checked against the Why3 specification, as the build checks the reference against them.
 
 Running them: ``why3 prove -a split_vc`` (one subgoal per element: Z3 fails on some whole conjunctions
 of NaN elements that it proves element by element). A ``refuted`` goal that is rightly unprovable costs
@@ -25,8 +25,8 @@ the prover's whole give-up time (about 1 s with ``-t 1``, 2 s with ``-t 5``, aga
 refutation. A proved ``holds`` already excludes a proved ``refuted`` in a consistent theory (the
 vacuity check of the operator's theories covers that).
 
-A refused input is a precondition in Why3, not a value: an example with ``error = …`` and a cell that
-reads "refused: …" are not checked here; :func:`skipped_refusals` counts them.
+A refused input is a precondition in Why3, not a value: an example with ``error = …`` and a refused row
+are not checked here; :func:`skipped_refusals` counts them.
 
 Literals are exact: integers as written; IEEE values as hexadecimal literals of the format (Why3 rejects a
 literal the format cannot hold), −0 as ``F.neg 0``, infinities and a NaN input as divisions by zero; an
@@ -41,7 +41,7 @@ import functools
 import inspect
 import math
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,10 +49,9 @@ from typing import Any
 import numpy as np
 
 from sonnx_spec import Operator, operators
+from sonnx_spec.pages.example_language import Example, examples_in
+from sonnx_spec.pages.special_values import rows_of
 from sonnx_spec.rounding import rounded_to
-from sonnx_sphinx import value_tables
-from sonnx_sphinx.example_language import TYPE_NAMES as DTYPES
-from sonnx_sphinx.example_language import Example, _dtype_of, _input_types, examples_in, parse_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +83,6 @@ CONJUNCTION = " /\\\n    "  # one element per line
 NAN = "(F.div F.RNE (0.0:F.t) (0.0:F.t))"  # SMT-LIB has one NaN: any expression of it will do
 
 MODULE_RE = re.compile(r"^\s*(?:module|theory)\s+(\w+)", re.MULTILINE)
-TABLE_FENCE = re.compile(r"^(?P<colons>:{3,})\{special-values\}\s*$")
 
 
 @dataclass(frozen=True)
@@ -143,7 +141,7 @@ def page_cases(op: str, root: Path = ROOT) -> tuple[tuple[Case, ...], int]:
         else:
             line = example.source.rpartition(":")[2]
             cases += example_cases(example, number, f"{relative}:{line}")
-    table_cases, table_refused = special_value_cases(op, page, root)
+    table_cases, table_refused = special_value_cases(op, root)
     return tuple(cases + table_cases), refused + table_refused
 
 
@@ -166,84 +164,28 @@ def example_cases(example: Example, number: int, source: str = "") -> list[Case]
     return cases
 
 
-def special_value_cases(op_name: str, page: Path, root: Path = ROOT) -> tuple[list[Case], int]:
-    """The cells of the page's special-values tables: computed by value_tables.table, as the site does,
-    and read back from the text the table shows (the reference's outcome)."""
-    op = operators()[op_name]
+def special_value_cases(op_name: str, root: Path = ROOT) -> tuple[list[Case], int]:
+    """The cells of the operator's special-values table (``[[special]]`` in its rules file, as the page
+    shows it), each with the output its row states: the table's data checked against the Why3 specification.
+    """
     cases: list[Case] = []
     refused = 0
-    rows_seen = dict.fromkeys(op.families, 0)  # rows are numbered per family over the page's tables
-    relative = page.relative_to(root)
-    for line, rows, attributes in _special_value_directives(page, op):
-        for family in op.families:
-            given = [(where, values) for where, (fam, values) in rows if fam == family]
-            calls = [values for _, values in given] or value_tables.default_cases(op, family)
-            table = value_tables.table(op_name, family, calls, attributes)
-            arity = len(calls[0])
-            input_types = _input_types(op, arity)
-            for index, row in enumerate(table.rows):
-                rows_seen[family] += 1
-                names, cells = row[:arity], row[arity:]
-                title = f"special values, {family} family: {', '.join(names)}"
-                source = f"{relative}:{given[index][0] if given else line}"
-                for type_name, cell in zip(table.headers[arity:], cells, strict=True):
-                    if cell == "—":  # a value the type does not have: no call
-                        continue
-                    if cell.startswith("refused"):
-                        refused += 1
-                        continue
-                    dtype = DTYPES[type_name]
-                    args = tuple(
-                        value_tables._value(name, _dtype_of(op, t, dtype))
-                        for name, t in zip(names, input_types, strict=True)
-                    )
-                    expected = _shown_value(cell, _dtype_of(op, op.outputs[0].type, dtype))
-                    key = f"Sv{family.capitalize()}{rows_seen[family]}"
-                    cases.append(Case(key, title, source, dtype, args, dict(attributes), expected))
+    for number, row in enumerate(rows_of(op_name), start=1):
+        given = [*row.inputs, *(f"{name} = {value}" for name, value in row.attributes)]
+        title = f"special values, {row.family} family: {', '.join(given)}"
+        path, _, line = row.source.rpartition(":")
+        source = (
+            f"{Path(path).resolve().relative_to(root)}:{line}"
+            if Path(path).is_relative_to(root)
+            else row.source
+        )
+        for dtype in row.types:
+            if row.refused:
+                refused += 1
+                continue
+            args, kwargs = row.call(dtype)
+            cases.append(Case(f"Sv{number}", title, source, dtype, tuple(args), kwargs, row.expected(dtype)))
     return cases, refused
-
-
-def _special_value_directives(
-    page: Path, op: Operator
-) -> Iterator[tuple[int, list[tuple[int, tuple[str, str]]], dict[str, Any]]]:
-    """Each ``{special-values}`` directive of the page (of ``op``): its line, its cases
-    ``(line, (family, "v1, v2"))`` split as the directive splits them, and its attributes."""
-    lines = page.read_text("utf-8").splitlines()
-    i = 0
-    while i < len(lines):
-        match = TABLE_FENCE.match(lines[i])
-        i += 1
-        if not match:
-            continue
-        start, options, rows = i, {}, []
-        while i < len(lines) and lines[i].strip() != match["colons"]:
-            option = re.match(r"^:(\w+):\s*(.*)$", lines[i])
-            if option and not rows:
-                options[option[1]] = option[2]
-            elif lines[i].strip():
-                family, _, values = lines[i].strip().partition(":")
-                rows.append((i + 1, (family, tuple(v.strip() for v in values.split(",")))))
-            i += 1
-        if options.get("operator", op.name) == op.name:
-            attributes = {
-                name: parse_value(value)
-                for name, _, value in (item.partition("=") for item in options.get("attributes", "").split())
-            }
-            yield start, rows, attributes
-
-
-def _shown_value(cell: str, dtype: np.dtype) -> np.ndarray:
-    """The value a table cell shows (value_tables.show's notation), back as a 0-d array of ``dtype``:
-    exact, since a float is shown in the shortest form that reads back as itself."""
-    text = cell.replace("−", "-").replace("∞", "inf").replace("NaN", "nan")
-    if dtype == np.bool_:
-        return np.array(text == "true")
-    if dtype.kind in "iu":
-        return np.array(int(text), dtype)
-    value = np.array(float(text), dtype)
-    if float(value) != float(text) and not math.isnan(float(text)):
-        raise ValueError(f"{cell!r} is not a value of {dtype.name}")
-    return value
 
 
 # -- Why3 text ----------------------------------------------------------------------------------------------

@@ -51,22 +51,27 @@ def worst(statuses: list[str]) -> str:
 
 
 def group(file: WhyFile, op: str | None, theory: str, runs: dict[str, list[Task]]) -> list[Goal]:
-    """The goals of ``theory``, from the tasks each prover was given (the same tasks, in order)."""
+    """The goals of ``theory``, from the tasks each prover was given: the first prover every task,
+    another the same tasks or those of some of why3's goals only (where the first did not prove them);
+    a goal has the answers of the provers that tried it."""
     provers = list(runs)
     first = runs[provers[0]]
+    tried = {p: {t.goal for t in runs[p]} for p in provers}
     for prover in provers[1:]:
-        if [(t.goal, t.expl, t.line) for t in runs[prover]] != [(t.goal, t.expl, t.line) for t in first]:
+        expected = [(t.goal, t.expl, t.line) for t in first if t.goal in tried[prover]]
+        if [(t.goal, t.expl, t.line) for t in runs[prover]] != expected:
             raise ValueError(f"{file.rel} {theory}: {prover} was given other tasks than {provers[0]}")
+    following = {p: iter(runs[p]) for p in provers}
     labels = [label_of(t, op) for t in first]
     goals: dict[str, Goal] = {}
     for k, label in enumerate(labels):
-        tasks = {p: runs[p][k] for p in provers}
+        tasks = {p: next(following[p]) for p in provers if first[k].goal in tried[p]}
         goal = goals.get(label)
         if goal is None:
             goal = goals[label] = Goal(
                 theory,
                 label,
-                _line(file, theory, label, tasks[provers[0]].line),
+                _line(file, theory, label, first[k].line),
                 _ids(op, label, first, labels),
                 classify(file, op, theory, first[k].goal),
             )

@@ -1,27 +1,35 @@
 """One operator (or the shared theories), start to end: every why3 run it needs, two at a time.
 
-Each module is proved in a run of its own, once per prover (why3 reports tasks without their module,
-and one prover at a time). The checks (witnesses, vacuity, mutants, examples) are files of their own
-under build/formal/. At most two runs at once: two prover processes, the machine's share.
+Each module is proved in a run of its own, per prover (why3 reports tasks without their module, and
+one prover at a time). Z3 tries every goal first: of the goals that need one prover (needs.py) it
+proves more than cvc5, and sooner. cvc5 tries every goal of an IEEE instance (they need both), and of
+the other modules only the goals Z3 did not prove, as soon as Z3's run of that module ends; the same
+for the witnesses and refutations of the deliberate errors. The checks (witnesses, vacuity, mutants,
+examples) are files of their own under build/formal/. At most two runs at once in the whole process
+(two prover processes, one per core of the machine's share), whichever operators they are for: the
+command line proves two operators at a time, so that the end of one does not leave a core idle.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from . import checks, example_run
 from .cache import LIBRARY
 from .goals import group
+from .needs import needs_every_prover
 from .sources import BUILD, WhyFile, lib_files, operator_file, read
 from .tools import Prover, Tools
 from .why3 import Task, Why3Error, prove
 
 WORKERS = 2
+PROVERS_AT_ONCE = threading.BoundedSemaphore(WORKERS)  # shared by every run_jobs of the process
 CHECKS_DIR = BUILD / "formal"
 
 
@@ -31,17 +39,45 @@ class Job:
     theories: tuple[str, ...]
     prover: Prover
     timelimit: float
+    goals: tuple[str, ...] = ()  # why3's goal names, of one theory: only these (else every goal)
+    then_others: bool = False  # the other provers then try what this one did not prove
 
 
-def run_jobs(tools: Tools, jobs: list[Job]) -> dict[Job, list[Task] | Why3Error]:
-    def one(job: Job) -> list[Task] | Why3Error:
+Result = list[Task] | Why3Error
+
+
+def follow_ups(tools: Tools, job: Job, result: Result) -> list[Job]:
+    """The runs of the other provers on what ``job`` left unproved (none if it proved everything, or
+    if the file did not load: that is the outcome)."""
+    if not job.then_others or isinstance(result, Why3Error):
+        return []
+    unproved = tuple(dict.fromkeys(t.goal for t in result if t.status != "proved"))
+    if not unproved:
+        return []
+    others = [p for p in tools.provers if p != job.prover]
+    return [replace(job, prover=p, goals=unproved, then_others=False) for p in others]
+
+
+def run_jobs(tools: Tools, jobs: list[Job]) -> dict[Job, Result]:
+    """Every job, and the follow-ups of each (``then_others``) as soon as it ends."""
+
+    def one(job: Job) -> Result:
         try:
-            return prove(tools, job.prover, job.file, job.theories, job.timelimit)
+            with PROVERS_AT_ONCE:
+                return prove(tools, job.prover, job.file, job.theories, job.timelimit, job.goals)
         except Why3Error as error:
             return error
 
+    results: dict[Job, Result] = {}
     with ThreadPoolExecutor(WORKERS) as pool:
-        return dict(zip(jobs, pool.map(one, jobs), strict=True))
+        pending: dict[Future[Result], Job] = {pool.submit(one, job): job for job in jobs}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = pending.pop(future)
+                results[job] = future.result()
+                pending.update({pool.submit(one, j): j for j in follow_ups(tools, job, results[job])})
+    return results
 
 
 def by_goal(result: list[Task] | Why3Error) -> dict[str, str]:
@@ -57,19 +93,25 @@ def by_goal(result: list[Task] | Why3Error) -> dict[str, str]:
 
 def _goals(
     files: list[WhyFile], op: str | None, tools: Tools, timelimit: float, extra: list[Job]
-) -> tuple[list[dict[str, Any]], list[str], dict[Job, list[Task] | Why3Error]]:
+) -> tuple[list[dict[str, Any]], list[str], dict[Job, Result]]:
     """The goals of every module of ``files``, the errors, and the answers of the ``extra`` jobs."""
-    main = [
-        (file, module.name, Job(file.path, (module.name,), prover, timelimit))
-        for file in files
-        for module in file.modules
-        for prover in tools.provers
-    ]
-    results = run_jobs(tools, [job for _, _, job in main] + extra)
+    first, *others = tools.provers
+    main = []
+    for file in files:
+        for module in file.modules:
+            both = needs_every_prover(module.name)
+            main.append(Job(file.path, (module.name,), first, timelimit, then_others=not both))
+            main += [Job(file.path, (module.name,), p, timelimit) for p in others if both]
+    results = run_jobs(tools, main + extra)
     goals, errors = [], []
     for file in files:
         for module in file.modules:
-            runs = {job.prover.name: results[job] for f, m, job in main if f is file and m == module.name}
+            found = {
+                j.prover: r
+                for j, r in results.items()
+                if j.file == file.path and j.theories == (module.name,)
+            }
+            runs = {p.name: found[p] for p in tools.provers if p in found}
             failed = [r for r in runs.values() if isinstance(r, Why3Error)]
             if failed:
                 errors.append(f"{file.rel} {module.name}: {failed[0]}")
@@ -122,11 +164,12 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
         alias = example_run.why3_file(op)
         if alias != op:  # a file name Why3 cannot `use` (a keyword): a copy beside the examples
             checks.write(example_run.EXAMPLES_DIR / f"{alias}.mlw", file.text)
+    first = tools.provers[0]
+    if witnesses:
+        extra.append(Job(check_file, witnesses, first, timelimit, then_others=True))
+    extra += [Job(check_file, vacuities, p, checks.VACUITY_TIMELIMIT) for p in tools.provers]
+    extra += [Job(mutated[m.number], (m.theory,), first, timelimit, then_others=True) for m in mutants]
     for prover in tools.provers:
-        if witnesses:
-            extra.append(Job(check_file, witnesses, prover, timelimit))
-        extra.append(Job(check_file, vacuities, prover, checks.VACUITY_TIMELIMIT))
-        extra += [Job(mutated[m.number], (m.theory,), prover, timelimit) for m in mutants]
         if prover.name == example_run.REQUIRED:  # the mutated file does not prove the witness too
             short = checks.VACUITY_TIMELIMIT
             extra += [Job(mutated[m.number], (m.still_theory,), prover, short) for m in mutants]

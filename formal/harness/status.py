@@ -1,7 +1,7 @@
 """What the records of a run say: each goal's status, what fails, and build/formal-status.json.
 
 A goal of an IEEE instance (Float16, BFloat16, Float32, Float64) is proved when Z3 and cvc5 both prove
-it (or the one that cannot is allowed, formal/allowed.toml, and the other proves it); any other goal
+it (or the one that cannot is excused, formal/<op>.excused.toml, and the other proves it); any other goal
 when one of them does, the other's answer shown beside it. A theory (module) is wholly proved when all
 its goals are: a rule counts as proved only if every goal of the theories it relies on is, since an
 unproved lemma is assumed by the goals after it. The status file holds no timestamp: the same records
@@ -21,6 +21,7 @@ from sonnx_spec.requirements import Catalogue
 from .allowed import Allowance, allowed
 from .cache import LIBRARY
 from .kinds import KINDS, module_name
+from .needs import needs_every_prover
 from .sources import ROOT, WhyFile
 from .tracing import id_problem
 
@@ -35,16 +36,6 @@ class Evaluation:
     examples: list[dict[str, Any]] = field(default_factory=list)
     operators: dict[str, dict[str, Any]] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
-
-
-IEEE_INSTANCE = re.compile(r"(?:Float16|Float32|Float64)$")
-"""The modules whose goals are about the IEEE formats bit-exact: BFloat16 included."""
-
-
-def needs_every_prover(theory: str) -> bool:
-    """An IEEE goal must be proved by Z3 and by cvc5 (two independent floating-point decision
-    procedures); any other goal by one of them, the other's answer shown beside it."""
-    return bool(IEEE_INSTANCE.search(theory))
 
 
 def goal_status(goal: dict[str, Any], op: str, allowances: list[Allowance]) -> tuple[str, dict[str, str]]:
@@ -125,6 +116,12 @@ def evaluate(
                 if problem:
                     ev.failures.append(f"{where} {problem}")
         ev.goals += goals
+        names = {(g["theory"], g["goal"]) for g in goals}
+        ev.failures += [
+            f"formal/{op}.excused.toml excuses {a.theory}.{a.goal}, which is not a goal of {op}"
+            for a in allowances
+            if a.operator == op and (a.theory, a.goal) not in names
+        ]
         theories = []
         for theory in record["theories"]:
             own = [g for g in goals if g["theory"] == theory]

@@ -59,8 +59,16 @@ def parse(text: str) -> Iterator[Task]:
         )
 
 
-def prove(tools: Tools, prover: Prover, file: Path, theories: Sequence[str], timelimit: float) -> list[Task]:
-    """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover``."""
+def prove(
+    tools: Tools,
+    prover: Prover,
+    file: Path,
+    theories: Sequence[str],
+    timelimit: float,
+    goals: Sequence[str] = (),
+) -> list[Task]:
+    """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover``; of one
+    theory, only its ``goals`` (why3's names) if some are given."""
     args = ["why3", "prove", "-C", str(tools.config), "-L", str(LIB), "-L", str(ROOT / "formal")]
     # The examples' copy of a file whose name Why3 cannot use (constant); no file there may be named
     # after an operator (Why3 would find two files for `use abs.…`).
@@ -68,6 +76,9 @@ def prove(tools: Tools, prover: Prover, file: Path, theories: Sequence[str], tim
     args += ["--json", "-P", prover.executable, "-t", f"{timelimit:g}", "-a", "split_vc", str(file)]
     for theory in theories:
         args += ["-T", theory]
+    if len(theories) == 1:  # -G selects a goal of the theory named last
+        for goal in goals:
+            args += ["-G", goal]
     done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
     tasks = list(parse(done.stdout))
     if done.returncode != 0 and not tasks:

@@ -10,20 +10,27 @@ shapes known after ONNX's shape inference (GR2), declared ranks (the rule each
 ``Tensor.rank_rule`` names).
 
 An operator's other static rules (Max's broadcasting, MAX_E1, for example) are
-decided by the reference operator itself: it is called on placeholder tensors of
-the node's element types and shapes (every element 1, no memory of their own). A
-refusal that names a rule declared static is a violation; any other refusal
-depends on the values and is left to run time. What the placeholders give is
+decided by the reference operator itself. A node whose inputs are all known
+before running (initializers, Constant nodes, small results of such nodes; the
+mere shape of an input of which the operator reads only the shape) is computed on
+those values (:mod:`.known`). Any other node is called on placeholder tensors of
+its inputs' element types and shapes (every element 1, no memory of their own),
+except the inputs whose values set an output's shape (Reshape's shape), which
+must be known: where one depends on a graph input, the node's static rules and
+the shape of its outputs are not decided, and the report says on which input they
+depend. A refusal that names a rule declared static is a violation; any other
+refusal depends on the values and is left to run time. What the call gives is
 then compared with the types and shapes the model declares for the outputs
-(MODEL_C4). A node whose tensors are too large for this leaves those rules
-undecided, and the report says so.
+(MODEL_C4), and completes the shapes ONNX's inference left unknown. A node whose
+tensors are too large for this leaves those rules undecided, and the report says
+so.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -34,10 +41,11 @@ from onnx import defs, helper
 from ..errors import SonnxError
 from ..registry import Operator
 from ..requirements import catalogue, rules
-from .binding import ATTRIBUTE_KINDS, BoundNode, BoundTensor, bind, call, results
+from .binding import BoundNode, BoundTensor, attribute_problem, bind, call
 from .findings import Finding, NodeRef, Report
 from .graph import (
     ONNX_DOMAINS,
+    Dataflow,
     TensorType,
     dataflow,
     declared_types,
@@ -47,6 +55,7 @@ from .graph import (
     profile_operator,
     profile_operators,
 )
+from .known import KnownValues
 from .load import load_model
 from .values import exact
 
@@ -72,6 +81,7 @@ class _Checker:
     name: str
     findings: list[Finding] = field(default_factory=list)
     unknown_reported: set[str] = field(default_factory=set)  # tensors whose unknown shape is reported
+    shape_depends: dict[str, str] = field(default_factory=dict)  # tensor -> what its shape depends on
 
     def run(self) -> Report:
         graph = self.model.graph
@@ -79,25 +89,40 @@ class _Checker:
         self.types = inferred_types(self.model)
         self.declared = declared_types(graph)
         self.opsets = opset_versions(self.model)
+        self.known = KnownValues.of_graph(graph)
         self.onnx_checker()
-        self.graph_dataflow()
+        flow = self.graph_dataflow()
         self.sparse_tensors()
         self.graph_input_defaults()
         self.tensor_sizes()
         report = Report(self.name, nodes=len(graph.node))
-        for ref, node in zip(self.refs, graph.node, strict=True):
+        for index in flow.order + flow.cycle:  # a node after those whose values it may read
+            ref, node = self.refs[index], graph.node[index]
             op = profile_operator(node)
             if op is None:
                 report.unspecified[_qualified(node)] += 1
                 self.add("MODEL_R1", f"{_qualified(node)} is not specified by SONNX (yet)", ref)
+                self.forget_outputs(node.output, f"is computed by {ref}, which the profile does not specify")
             else:
                 self.node(op, node, ref)
         report.findings = sorted(self.findings, key=_order)
         return report
 
-    def add(self, rule_id: str, message: str, node: NodeRef | None = None, level: str = "error") -> None:
-        formerly = _formerly(rule_id, node)
-        self.findings.append(Finding(rule_id, message, node, level, formerly))  # type: ignore[arg-type]
+    def add(
+        self,
+        rule_id: str,
+        message: str,
+        node: NodeRef | None = None,
+        level: str = "error",
+        tensor: str | None = None,
+    ) -> None:
+        """Record a finding; ``tensor`` is the declared input or attribute at fault (X for X0), on which
+        the drafts' labels and the former ids of the node's operator depend."""
+        op = profile_operators().get(node.op_type) if node and node.domain in ONNX_DOMAINS else None
+        formerly = catalogue().formerly(op.name, rule_id, tensor) if op else ()
+        labels = catalogue().labels(op.name, rule_id, tensor) if op else ()
+        finding = Finding(rule_id, message, node, level, formerly, labels)  # type: ignore[arg-type]
+        self.findings.append(finding)
 
     # -- the model as a whole ------------------------------------------------------------------------
 
@@ -107,7 +132,7 @@ class _Checker:
         except Exception as error:  # ValidationError, or the C++ checker's own exceptions
             self.add("MODEL_C1", f"the ONNX checker refuses it: {_one_line(error)}")
 
-    def graph_dataflow(self) -> None:
+    def graph_dataflow(self) -> Dataflow:
         flow = dataflow(self.model.graph)
         for name, readers in flow.undefined.items():
             for index in readers:
@@ -124,6 +149,7 @@ class _Checker:
             self.add(
                 "MODEL_C2", f"these nodes wait on each other (a cycle): {members}", self.refs[flow.cycle[0]]
             )
+        return flow
 
     def sparse_tensors(self) -> None:
         for tensor in self.model.graph.sparse_initializer:
@@ -131,7 +157,12 @@ class _Checker:
         for ref, node in zip(self.refs, self.model.graph.node, strict=True):
             for attribute in node.attribute:
                 if attribute.type in SPARSE_ATTRIBUTES:
-                    self.add("GR1", f"attribute {attribute.name!r} is a sparse tensor", ref)
+                    self.add(
+                        "GR1",
+                        f"attribute {attribute.name!r} is a sparse tensor",
+                        ref,
+                        tensor=_declared(ref, attribute.name),
+                    )
 
     def graph_input_defaults(self) -> None:
         initialized = {t.name for t in self.model.graph.initializer}
@@ -160,11 +191,17 @@ class _Checker:
         self.signature(op, bound, ref)
         inputs_known = self.input_types(op, bound, ref)
         if len(self.findings) > before or not inputs_known:
+            self.forget_outputs([t.name for t in bound.outputs], f"is computed by {ref}, which breaks a rule")
             self.unknown_outputs(bound, ref)
             return  # the reference would refuse the node for these reasons first
         refused = self.dry_run(op, bound, ref)
         if not refused:
             self.unknown_outputs(bound, ref)
+
+    def forget_outputs(self, names: Iterable[str], why: str) -> None:
+        for name in names:
+            if name:
+                self.known.forget(name, why)
 
     def version(self, op: Operator, ref: NodeRef) -> None:
         opset = self.opsets.get("")
@@ -190,15 +227,14 @@ class _Checker:
                     if tensor.spec.onnx in optional
                     else ""
                 )
-                self.add("GR4", f"input {tensor.describe()} is omitted{why}", ref)
+                self.add("GR4", f"input {tensor.describe()} is omitted{why}", ref, tensor=tensor.spec.name)
         for spec in op.attributes:
             attribute = bound.attributes[spec.name]
             if attribute is None:
                 default = _onnx_default(ref, spec.onnx, self.opsets.get("", 0))
-                self.add("GR4", f"attribute {spec.onnx!r} is not given{default}", ref)
-            elif attribute.type != ATTRIBUTE_KINDS[spec.kind]:
-                kind = onnx.AttributeProto.AttributeType.Name(attribute.type)
-                self.add("GEN_C1", f"attribute {spec.onnx!r} is of type {kind}, not {spec.kind}", ref)
+                self.add("GR4", f"attribute {spec.onnx!r} is not given{default}", ref, tensor=spec.name)
+            elif (problem := attribute_problem(spec, attribute)) is not None:
+                self.add("GEN_C1", problem, ref, tensor=spec.name)
         extras = [f"input {name!r}" for name in bound.extra_inputs]
         extras += [f"attribute {a.name!r}" for a in bound.extra_attributes if a.type not in SPARSE_ATTRIBUTES]
         extras += [f"output {name!r}" for name in bound.extra_outputs]
@@ -208,37 +244,40 @@ class _Checker:
     def input_types(self, op: Operator, bound: BoundNode, ref: NodeRef) -> bool:
         """GEN_C1, GR3 and GR2 on the given inputs; True if the type and shape of each is known."""
         first_of_type: dict[str, tuple[str, np.dtype]] = {}
-        for tensor, label, type_name in self._typed_inputs(op, bound):
+        for tensor, label, type_name, declared in self._typed_inputs(op, bound):
             if tensor.kind != "tensor":
-                self.add("GEN_C1", f"{label} is a {tensor.kind.replace('_', ' ')}, not a tensor", ref)
+                kind = tensor.kind.replace("_", " ")
+                self.add("GEN_C1", f"{label} is a {kind}, not a tensor", ref, tensor=declared)
                 continue
             dtype = tensor.dtype
             if dtype is None or dtype not in op.dtypes(type_name):
                 allowed = ", ".join(t.name for t in op.dtypes(type_name))
                 if not tensor.elem_type:
-                    self.add("GR2", f"the element type of {label} is not known", ref)
+                    self.add("GR2", f"the element type of {label} is not known", ref, tensor=declared)
                 else:
-                    self.add("GEN_C1", f"{label} is {tensor.type_name}, not one of {allowed}", ref)
+                    problem = f"{label} is {tensor.type_name}, not one of {allowed}"
+                    self.add("GEN_C1", problem, ref, tensor=declared)
                 continue
             first, first_dtype = first_of_type.setdefault(type_name, (label, dtype))
             if dtype != first_dtype:
-                self.add("GR3", f"{label} is {tensor.type_name} but {first} is {first_dtype.name}", ref)
+                problem = f"{label} is {tensor.type_name} but {first} is {first_dtype.name}"
+                self.add("GR3", problem, ref, tensor=declared)
         known = [self.known_shape(tensor, ref) for tensor in bound.inputs if tensor.name]
         return all(known) and all(
             self.types.get(t.name, TensorType(0, None)).dtype for t in bound.inputs if t.name
         )
 
-    def _typed_inputs(self, op: Operator, bound: BoundNode) -> Iterator[tuple[TensorType, str, str]]:
-        """(type, label, type variable) of every given input and tensor attribute."""
+    def _typed_inputs(self, op: Operator, bound: BoundNode) -> Iterator[tuple[TensorType, str, str, str]]:
+        """(type, label, type variable, declared name) of every given input and tensor attribute."""
         for tensor in bound.inputs:
             if tensor.name:
                 found = self.types.get(tensor.name, TensorType(0, None))
-                yield found, f"{tensor.describe()} {tensor.name!r}", tensor.spec.type
+                yield found, f"{tensor.describe()} {tensor.name!r}", tensor.spec.type, tensor.spec.name
         for spec in op.attributes:
             attribute = bound.attributes[spec.name]
             if spec.kind == "tensor" and attribute is not None and attribute.type == attribute.TENSOR:
                 value = TensorType(attribute.t.data_type, tuple(attribute.t.dims))
-                yield value, f"attribute {spec.onnx!r}", spec.type or ""
+                yield value, f"attribute {spec.onnx!r}", spec.type or "", spec.name
 
     def known_shape(self, tensor: BoundTensor, ref: NodeRef) -> bool:
         """GR2 for the tensor's shape (reported once per tensor), and its declared rank."""
@@ -251,12 +290,16 @@ class _Checker:
                     spec.rank_rule,
                     f"{tensor.describe()} {tensor.name!r} has shape {found.shape_text()}, not {wanted}",
                     ref,
+                    tensor=spec.name,
                 )
         if found.static_shape is not None or found.kind != "tensor":
             return found.static_shape is not None
         if tensor.name not in self.unknown_reported:
             self.unknown_reported.add(tensor.name)
-            self.add("GR2", f"the shape of {tensor.describe()} {tensor.name!r} is {_unknown(found)}", ref)
+            depends = self.shape_depends.get(tensor.name)
+            why = f"{_unknown(found)}; it {depends}" if depends else _unknown(found)
+            problem = f"the shape of {tensor.describe()} {tensor.name!r} is {why}"
+            self.add("GR2", problem, ref, tensor=tensor.spec.name)
         return False
 
     def unknown_outputs(self, bound: BoundNode, ref: NodeRef) -> None:
@@ -265,31 +308,84 @@ class _Checker:
                 self.known_shape(tensor, ref)
 
     def dry_run(self, op: Operator, bound: BoundNode, ref: NodeRef) -> bool:
-        """Call the reference on placeholders; True if it refuses the node for a static rule."""
+        """Call the reference on what is known of the inputs; True if it refuses the node for a static
+        rule."""
         given = [t for t in bound.inputs if t.name]
         known_outputs = [t for t in bound.outputs if t.name and _bytes(self.types.get(t.name)) is not None]
         too_large = [t.name for t in given + known_outputs if _bytes(self.types[t.name]) > DRY_RUN_LIMIT]
         if too_large:
-            for rule_id in _operator_static_rules(op):
+            why = f"tensor {too_large[0]!r} holds more than {DRY_RUN_LIMIT} bytes, the most the checker "
+            why += "computes on"
+            self.undecided(op, bound, ref, why, f"is not computed: {why}")
+            return False
+        if all(t.spec.shape_only or t.name in self.known for t in given):
+            refused = self.call_reference(op, bound, ref, values_known=True)
+            if refused is not None:
+                return refused
+        unknown = [t for t in given if t.spec.sets_shape and t.name not in self.known]
+        if unknown:
+            tensor, why = unknown[0], self.known.why(unknown[0].name)
+            self.undecided(op, bound, ref, f"the value of {tensor.describe()} {tensor.name!r} {why}", why)
+            return False
+        return bool(self.call_reference(op, bound, ref, values_known=False))
+
+    def undecided(self, op: Operator, bound: BoundNode, ref: NodeRef, why: str, value_why: str) -> None:
+        """The node's static rules and its outputs' shapes are not decided, for the reason ``why``;
+        ``value_why`` is why its outputs' values are not known."""
+        for rule_id in _operator_static_rules(op):
+            self.add(rule_id, f"not decided: {why}", ref, "undecided")
+        for tensor in bound.outputs:
+            if not tensor.name:
+                continue
+            self.known.forget(tensor.name, value_why)
+            declared = self.declared.get(tensor.name)
+            if declared is not None and declared.static_shape is not None:
                 self.add(
-                    rule_id,
-                    f"not decided: tensor {too_large[0]!r} holds more than {DRY_RUN_LIMIT} bytes, "
-                    "the most the checker computes on",
+                    "MODEL_C4",
+                    f"not decided: whether {ref.op_type} gives output {tensor.name!r} the declared shape "
+                    f"{declared.shape_text()}: {why}",
                     ref,
                     "undecided",
                 )
-            return False
-        args, kwargs = call(op, bound, lambda tensor: _placeholder(self.types[tensor.name]))
+            else:
+                self.shape_depends[tensor.name] = value_why
+
+    def call_reference(self, op: Operator, bound: BoundNode, ref: NodeRef, values_known: bool) -> bool | None:
+        """Call the reference on the inputs' values (``values_known``: every value is known, or only the
+        shape is read) or on placeholders (the values known only for the inputs that set an output's
+        shape): True if it refuses the node for a static rule, None if for another (the values at run
+        time decide), False if it computes the outputs."""
+
+        def value_of(tensor: BoundTensor) -> np.ndarray | np.generic:
+            if tensor.name in self.known and (values_known or tensor.spec.sets_shape):
+                return self.known[tensor.name]
+            return _placeholder(self.types[tensor.name])
+
+        outputs = [t for t in bound.outputs if t.name]
         try:
+            args, kwargs = call(op, bound, value_of)
             with np.errstate(all="ignore"):
-                produced = results(op.function(*args, **kwargs))
+                produced = op.results(op.function(*args, **kwargs))
         except SonnxError as error:
             if rules()[error.req_id].static:
-                self.add(error.req_id, error.problem, ref)  # a rule decided by the model alone
+                self.add(error.req_id, error.problem, ref, tensor=error.tensor)  # decided by the model alone
                 return True
-            return False  # a refusal of the placeholders' values: the values at run time decide
+            self.forget_outputs([t.name for t in outputs], f"is refused by {ref} for its values")
+            return None  # a refusal of these values: the values at run time decide
+        unknown = [
+            t.name for t in bound.inputs if t.name and not t.spec.shape_only and t.name not in self.known
+        ]
         for tensor, value in zip(bound.outputs, produced, strict=False):
+            if not tensor.name:
+                continue
             self.declared_output(tensor, value, ref)
+            declared = self.declared.get(tensor.name)
+            if declared is None or declared.static_shape is None:  # what ONNX's inference left unknown
+                self.types[tensor.name] = TensorType(_elem_type(value.dtype), tuple(value.shape))
+            if values_known:
+                self.known.keep(tensor.name, value)
+            elif unknown:
+                self.known.forget(tensor.name, self.known.why(unknown[0]))
         return False
 
     def declared_output(self, tensor: BoundTensor, value: np.ndarray, ref: NodeRef) -> None:
@@ -315,6 +411,10 @@ class _Checker:
 def _placeholder(tensor: TensorType) -> np.ndarray:
     """A tensor of the given type and shape whose every element is 1, sharing one element's memory."""
     return np.broadcast_to(np.ones((), tensor.dtype), tensor.static_shape)
+
+
+def _elem_type(dtype: np.dtype) -> int:
+    return helper.np_dtype_to_tensor_dtype(dtype)
 
 
 def _bytes(tensor: TensorType | None) -> int | None:
@@ -388,13 +488,11 @@ def _onnx_default(ref: NodeRef, attribute: str, opset: int) -> str:
     return f": ONNX would use its default, {shown}"
 
 
-def _formerly(rule_id: str, node: NodeRef | None) -> tuple[str, ...]:
-    """The retired ids of the node's operator whose successor is ``rule_id`` (Clip's old R2 for GR4)."""
-    op = profile_operators().get(node.op_type) if node and node.domain in ONNX_DOMAINS else None
-    if op is None:
-        return ()
-    retired = catalogue().retired.values()
-    return tuple(r.id for r in retired if r.operator == op.name and r.successor == rule_id)
+def _declared(ref: NodeRef, onnx_name: str) -> str:
+    """The specification's name of an ONNX attribute of the node's operator (itself if it has none)."""
+    op = profile_operators().get(ref.op_type) if ref.domain in ONNX_DOMAINS else None
+    names = {a.onnx: a.name for a in op.attributes} if op else {}
+    return names.get(onnx_name, onnx_name)
 
 
 def _qualified(node: onnx.NodeProto) -> str:

@@ -42,6 +42,7 @@ class Finding:
     node: NodeRef | None = None  # None: the model or the graph as a whole
     level: Level = "error"
     formerly: tuple[str, ...] = ()  # retired ids of the node's operator that this rule now states
+    draft_labels: tuple[str, ...] = ()  # what the drafts of the node's operator call it, for that tensor
 
     @property
     def statement(self) -> str:
@@ -98,4 +99,6 @@ class NodeError(SonnxError):
 
     def __init__(self, node: NodeRef, error: SonnxError) -> None:
         self.node = node
-        super().__init__(error.req_id, f"{node}: {error.problem}")
+        super().__init__(
+            error.req_id, f"{node}: {error.problem}", operator=error.operator, tensor=error.tensor
+        )

@@ -29,6 +29,11 @@ def check_text(report: Report, site: str = "") -> str:
         lines = [f"{report.source}: not in the SONNX profile ({', '.join(counts)}; {_nodes(report.nodes)})"]
     for finding in report.findings:
         notes = ["undecided"] if finding.level == "undecided" else []
+        notes += (
+            [f"{_op_type(finding)}'s draft: {', '.join(finding.draft_labels)}"]
+            if finding.draft_labels
+            else []
+        )
         notes += [f"formerly {', '.join(finding.formerly)}"] if finding.formerly else []
         rule_id = f"{finding.rule} ({'; '.join(notes)})" if notes else finding.rule
         lines.append(f"  {finding.where} — {rule_id} — {finding.message} — {finding.link(site)}")
@@ -43,6 +48,7 @@ def finding_json(finding: Finding, site: str = "") -> dict[str, Any]:
     node = finding.node
     return {
         "rule": finding.rule,
+        "draft_labels": list(finding.draft_labels),
         "formerly": list(finding.formerly),
         "level": finding.level,
         "node": node.name if node else None,
@@ -85,15 +91,17 @@ def check_sarif(report: Report, site: str = "") -> str:
                     "index": finding.node.index,
                 }
             ]
-        results.append(
-            {
-                "ruleId": finding.rule,
-                "ruleIndex": rule_ids.index(finding.rule),
-                "level": "error" if finding.level == "error" else "warning",
-                "message": {"text": f"{finding.where}: {finding.message}"},
-                "locations": [location],
-            }
-        )
+        result: dict[str, Any] = {
+            "ruleId": finding.rule,
+            "ruleIndex": rule_ids.index(finding.rule),
+            "level": "error" if finding.level == "error" else "warning",
+            "message": {"text": f"{finding.where}: {finding.message}"},
+            "locations": [location],
+        }
+        history = {"draft_labels": list(finding.draft_labels), "formerly": list(finding.formerly)}
+        if finding.draft_labels or finding.formerly:  # SARIF's property bag: what else names the rule
+            result["properties"] = history
+        results.append(result)
     driver = {"name": "sonnx-spec", "version": __version__, "rules": rules}
     if site:
         driver["informationUri"] = f"{site.rstrip('/')}/models.html"
@@ -176,6 +184,10 @@ def _array(value: np.ndarray, limit: int = 20) -> str:
 def _array_json(value: np.ndarray) -> dict[str, Any]:
     values = [exact(v) for v in np.asarray(value).reshape(-1)]
     return {"dtype": value.dtype.name, "shape": list(value.shape), "values": values}
+
+
+def _op_type(finding: Finding) -> str:
+    return finding.node.op_type if finding.node else "the model"
 
 
 def _nodes(count: int) -> str:

@@ -30,12 +30,19 @@ def require_onnx() -> Any:
 
 
 def load_model(source: str | os.PathLike | bytes | onnx.ModelProto) -> tuple[onnx.ModelProto, str]:
-    """The model and a name for it in reports; external data is read from the model's folder."""
+    """The model and a name for it in reports. External data is read from the model's folder, checked
+    (MODEL_C6), into the model: the model returned names no file. A model given as bytes or as a
+    ModelProto has no folder, and no external data."""
     onnx = require_onnx()
+    from .external_data import inline_external_data
+
     if isinstance(source, onnx.ModelProto):
+        inline_external_data(source, None, "<model>")  # refuses any: reads nothing, changes nothing
         return source, "<model>"
     if isinstance(source, bytes):
-        return _parse(onnx, source, "<bytes>"), "<bytes>"
+        model = _parse(onnx, source, "<bytes>")
+        inline_external_data(model, None, "<bytes>")
+        return model, "<bytes>"
     path = Path(source)
     try:
         size = path.stat().st_size
@@ -48,7 +55,7 @@ def load_model(source: str | os.PathLike | bytes | onnx.ModelProto) -> tuple[onn
     except OSError as error:
         raise ModelUnreadable(f"{path}: cannot be read ({error.strerror or error})") from None
     model = _parse(onnx, data, str(path))
-    _load_external_data(onnx, model, path)
+    inline_external_data(model, path.parent, str(path))
     return model, str(path)
 
 
@@ -64,15 +71,3 @@ def _parse(onnx: Any, data: bytes, name: str) -> onnx.ModelProto:
         # protobuf reads many byte strings as a message of unknown fields: a model has at least these
         raise ModelUnreadable(f"{name}: not an ONNX model (it has no graph and no opset import)")
     return model
-
-
-def _load_external_data(onnx: Any, model: onnx.ModelProto, path: Path) -> None:
-    from onnx.external_data_helper import load_external_data_for_model, uses_external_data
-
-    tensors = [*model.graph.initializer]
-    if not any(uses_external_data(t) for t in tensors):
-        return
-    try:
-        load_external_data_for_model(model, str(path.parent))
-    except (OSError, ValueError, onnx.checker.ValidationError) as error:
-        raise ModelUnreadable(f"{path}: its external data cannot be read ({error})") from None

@@ -17,7 +17,7 @@ import onnx
 from onnx import numpy_helper
 
 from ..errors import SonnxError
-from .binding import bind, call, results
+from .binding import bind, call
 from .check import check_model
 from .findings import ModelRefused, NodeError
 from .graph import TensorType, dataflow, node_refs, profile_operator, type_of
@@ -48,7 +48,7 @@ def run_model(
         bound = bind(op, node)
         args, kwargs = call(op, bound, lambda tensor: values[tensor.name])
         try:
-            produced = results(op.function(*args, **kwargs))
+            produced = op.results(op.function(*args, **kwargs))
         except SonnxError as error:
             raise NodeError(ref, error) from None
         values.update((t.name, value) for t, value in zip(bound.outputs, produced, strict=False) if t.name)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import first_index
 from ..errors import SonnxError
+from ..families import UNARY, member
+from ..families.elementwise import in_type, where_lowest
 from ..registry import Tensor, operator
-from ..types import is_signed_int
 
 Array = np.ndarray | np.generic
 
@@ -25,18 +25,14 @@ def abs(X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     >>> sonnx_spec.abs(np.array([-3, 0, 3], dtype=np.int32))
     array([3, 0, 3], dtype=int32)
     """
-    Y = np.empty(X.shape, X.dtype)  # ABS_C1, ABS_C2: on X's shape alone, in X's type
-    np.abs(X, out=Y)  # ABS_S1, ABS_S2
-    if is_signed_int(X.dtype):
-        wrapped = Y < 0  # only the lowest value's absolute value wraps around
-        if wrapped.any():
-            index = first_index(wrapped)
-            raise SonnxError(
-                "ABS_E1",
-                f"abs: X{list(index)} is {np.asarray(X)[index]}, the lowest {X.dtype}; "
-                f"its absolute value is not representable in {X.dtype}",
-            )
-    return Y
+    index = where_lowest(X)
+    if index is not None:
+        raise SonnxError(
+            "ABS_E1",
+            f"abs: X{list(index)} is {np.asarray(X)[index]}, the lowest {X.dtype}; "
+            f"its absolute value is not representable in {X.dtype}",
+        )
+    return in_type("abs", np.abs, X)  # ABS_C1, ABS_C2: X's shape alone, X's type; ABS_S1, ABS_S2
 
 
 abs = operator(  # noqa: A001 - the operator's name
@@ -47,3 +43,4 @@ abs = operator(  # noqa: A001 - the operator's name
     outputs=(Tensor("Y", "Y", "T", doc="the absolute value of each element of X"),),
     types={"T": ("int", "float")},
 )
+member(UNARY, abs)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import new_array, same_shape
-from ..modular import modulo_2n
+from ..checks import same_shape
+from ..families import BINARY_ARITHMETIC, member
+from ..families.elementwise import arithmetic
 from ..registry import Tensor, operator
-from ..types import INT_TYPES
 
 Array = np.ndarray | np.generic
 
@@ -28,14 +28,9 @@ def add(A: Array, B: Array) -> np.ndarray:
     array([-56,  56], dtype=int8)
     """
     same_shape("add", "ADD_C1", A=A, B=B)
-    C = new_array("add", A.shape, A.dtype)  # ADD_C2, ADD_C3: the shape and the type of A and B
-    if A.dtype in INT_TYPES:
-        return modulo_2n(np.add, A, B, out=C)  # ADD_S2: the sum modulo 2^n
-    # ADD_S3, ADD_S4, ADD_S5: IEEE 754 addition in C's type. numpy adds float16 and bfloat16 in float32
-    # and rounds once, which gives the correctly rounded sum (the page's numerical accuracy section).
-    with np.errstate(all="ignore"):  # an infinity or a NaN is the specified result here, not an error
-        np.add(A, B, out=C)
-    return C
+    # ADD_C2, ADD_C3: a new array of the shape and the type of A and B. ADD_S2: integers, the sum
+    # modulo 2^n; ADD_S3, ADD_S4, ADD_S5: floating point, IEEE 754 addition rounded once in the type.
+    return arithmetic("add", np.add, A, B)
 
 
 add = operator(
@@ -49,3 +44,4 @@ add = operator(
     outputs=(Tensor("C", "C", "T", doc="the element-wise sum, of the shape of A and B"),),
     types={"T": ("int", "float")},
 )
+member(BINARY_ARITHMETIC, add)

@@ -6,6 +6,8 @@ import numpy as np
 
 from ..checks import first_index, new_array, same_shape
 from ..errors import SonnxError
+from ..families import BINARY_ARITHMETIC, member
+from ..families.elementwise import in_type
 from ..registry import Tensor, operator
 from ..types import FLOAT_TYPES, is_signed_int
 
@@ -28,14 +30,11 @@ def div(A: Array, B: Array) -> np.ndarray:
     array([  2,   1, -11], dtype=int8)
     """
     same_shape("div", "DIV_C1", A=A, B=B)
-    C = new_array("div", A.shape, A.dtype)  # DIV_C1, DIV_C2: the shape of A and B, their type
     if A.dtype in FLOAT_TYPES:
-        # DIV_S2, DIV_S3: IEEE 754 division, which numpy computes for float16 and bfloat16 in float32
-        # and rounds once to the type: correctly rounded (the page shows why). Infinities and NaNs
-        # are results here, not accidents.
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            np.divide(A, B, out=C)
-        return C
+        # DIV_C1, DIV_C2: a new array of the shape and the type of A and B. DIV_S2, DIV_S3: IEEE 754
+        # division rounded once in the type, its infinities and NaNs included.
+        return in_type("div", np.divide, A, B)
+    C = new_array("div", A.shape, A.dtype)  # DIV_C1, DIV_C2: the shape of A and B, their type
     zero = B == 0
     if zero.any():
         index = first_index(np.asarray(zero))
@@ -68,3 +67,4 @@ div = operator(
     outputs=(Tensor("C", "C", "T", doc="the element-wise quotient of A by B"),),
     types={"T": ("int", "float")},
 )
+member(BINARY_ARITHMETIC, div)

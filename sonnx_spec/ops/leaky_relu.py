@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SonnxError
+from ..families import UNARY, member
+from ..families.elementwise import select_bits
 from ..registry import Attribute, Tensor, operator
 from ..rounding import rounded_to
 
@@ -49,12 +51,9 @@ def leaky_relu(X: Array, *, alpha: float | np.generic) -> np.ndarray:
     # 24 + 24 bits, exponents within ±300), and one IEEE multiplication for float64; rounded once.
     with np.errstate(invalid="ignore", over="ignore"):  # 0·∞ is NaN and a product may overflow: IEEE's
         product = rounded_to(np.asarray(X, np.float64) * alpha32, X.dtype)  # float64 · float32: float64
-    # LEAKYRELU_S1: the product where X[i] < 0, X[i] itself elsewhere, bit for bit. Of the two bit
-    # patterns one is multiplied by 1 and the other by 0: a selection without a branch per element.
-    bits = np.dtype(f"u{X.dtype.itemsize}")
-    Y = np.empty(X.shape, X.dtype)  # LEAKYRELU_C1, LEAKYRELU_C2: X's shape and type
-    np.add(np.asarray(X).view(bits) * ~negative, product.view(bits) * negative, out=Y.view(bits))
-    return Y
+    # LEAKYRELU_C1, LEAKYRELU_C2: X's shape and type. LEAKYRELU_S1: X[i] itself where X[i] is not below 0,
+    # bit for bit, the product elsewhere.
+    return select_bits(~negative, X, product)
 
 
 leaky_relu = operator(
@@ -66,3 +65,4 @@ leaky_relu = operator(
     outputs=(Tensor("Y", "Y", "T", doc="X with each negative element multiplied by α"),),
     types={"T": ("float",)},
 )
+member(UNARY, leaky_relu)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import new_array, same_shape
+from ..checks import same_shape
+from ..families import COMPARISON, member
+from ..families.comparison import compare
 from ..registry import Tensor, operator
-from ..types import BOOL
 
 Array = np.ndarray | np.generic
 
@@ -26,12 +27,9 @@ def less(A: Array, B: Array) -> np.ndarray:
     array([ True, False, False])
     """
     same_shape("less", "LESS_C1", A=A, B=B)
-    C = new_array("less", A.shape, BOOL)  # LESS_C1, LESS_C2: the shape of A and B, bool elements
-    # LESS_S1, LESS_S2: numpy's < on two arrays of one type is that type's own comparison: IEEE 754's for
-    # the floating-point types (bfloat16 and float16 widened exactly), the integers' for int64 and uint64.
-    with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
-        np.less(A, B, out=C)
-    return C
+    # LESS_C1, LESS_C2: a new bool array of the shape of A and B. LESS_S1, LESS_S2: A[i] < B[i] in their
+    # type: exact for the integers, IEEE 754's comparison for the floating-point types.
+    return compare("less", np.less, A, B)
 
 
 less = operator(
@@ -45,3 +43,4 @@ less = operator(
     outputs=(Tensor("C", "C", "bool", doc="true where A[i] < B[i], false elsewhere"),),
     types={"T": ("int", "float")},
 )
+member(COMPARISON, less)

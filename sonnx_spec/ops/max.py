@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..broadcast import broadcast_shape
 from ..checks import new_array
 from ..errors import SonnxError
+from ..families import VARIADIC, member
+from ..families.variadic import common_shape, shapes_of
 from ..order import ordered_max
 from ..registry import Tensor, operator
 
@@ -29,10 +30,9 @@ def max(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     """
     if len(X) == 0:
         raise SonnxError("MAX_C1", "max: no input given")
-    shape = broadcast_shape([value.shape for value in X])
+    shape = common_shape(X)
     if shape is None:
-        shapes = ", ".join(str(value.shape) for value in X)
-        raise SonnxError("MAX_E1", f"max: input shapes {shapes} do not broadcast")
+        raise SonnxError("MAX_E1", f"max: input shapes {shapes_of(X)} do not broadcast")
     # MAX_P2, MAX_C3: Y is made with the common shape and the inputs' type
     Y = new_array("max", shape, X[0].dtype)
     return ordered_max(X, Y)  # MAX_S1, MAX_S2: the greatest, in the order of the draft
@@ -46,3 +46,4 @@ max = operator(  # noqa: A001 - the operator's name
     outputs=(Tensor("Y", "max", "T", doc="the element-wise maximum, of the common shape"),),
     types={"T": ("int", "float")},
 )
+member(VARIADIC, max)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import new_array, same_shape
-from ..modular import modulo_2n
+from ..checks import same_shape
+from ..families import BINARY_ARITHMETIC, member
+from ..families.elementwise import arithmetic
 from ..registry import Tensor, operator
-from ..types import INT_TYPES
 
 Array = np.ndarray | np.generic
 
@@ -29,14 +29,9 @@ def mul(A: Array, B: Array) -> np.ndarray:
     array([-124, -124], dtype=int8)
     """
     same_shape("mul", "MUL_C1", A=A, B=B)
-    C = new_array("mul", A.shape, A.dtype)  # MUL_C2, MUL_C3: the shape and the type of A and B
-    if A.dtype in INT_TYPES:
-        return modulo_2n(np.multiply, A, B, out=C)  # MUL_S2: the product modulo 2^n
-    # MUL_S3, MUL_S4, MUL_S5: IEEE 754 multiplication in C's type. numpy multiplies float16 and bfloat16
-    # in float32 and rounds once, which gives the correctly rounded product (the page says why).
-    with np.errstate(all="ignore"):  # an infinity, a NaN or an underflow is the specified result here
-        np.multiply(A, B, out=C)
-    return C
+    # MUL_C2, MUL_C3: a new array of the shape and the type of A and B. MUL_S2: integers, the product
+    # modulo 2^n; MUL_S3, MUL_S4, MUL_S5: floating point, IEEE 754 multiplication rounded once in the type.
+    return arithmetic("mul", np.multiply, A, B)
 
 
 mul = operator(
@@ -50,3 +45,4 @@ mul = operator(
     outputs=(Tensor("C", "C", "T", doc="the element-wise product, of the shape of A and B"),),
     types={"T": ("int", "float")},
 )
+member(BINARY_ARITHMETIC, mul)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import first_index
 from ..errors import SonnxError
+from ..families import UNARY, member
+from ..families.elementwise import in_type, where_lowest
 from ..registry import Tensor, operator
-from ..types import is_signed_int
 
 Array = np.ndarray | np.generic
 
@@ -26,18 +26,16 @@ def neg(X: Array) -> np.ndarray:
     >>> sonnx_spec.neg(np.array([2, -3, 0], dtype=np.int8))
     array([-2,  3,  0], dtype=int8)
     """
-    if is_signed_int(X.dtype):
-        lowest = X == np.iinfo(X.dtype).min  # the one value whose negation wraps around to itself
-        if lowest.any():
-            index = first_index(lowest)
-            raise SonnxError(
-                "NEG_E1",
-                f"neg: X{list(index)} is {np.asarray(X)[index]}, the lowest {X.dtype}; "
-                f"its negation is not representable in {X.dtype}",
-            )
-    Y = np.empty(X.shape, X.dtype)  # NEG_C1, NEG_C2: on X's shape alone, in X's type
-    np.negative(X, out=Y)  # NEG_S1, NEG_S2: exact in the integers left, a sign flip for floats
-    return Y
+    index = where_lowest(X)  # the one value whose negation wraps around to itself
+    if index is not None:
+        raise SonnxError(
+            "NEG_E1",
+            f"neg: X{list(index)} is {np.asarray(X)[index]}, the lowest {X.dtype}; "
+            f"its negation is not representable in {X.dtype}",
+        )
+    # NEG_C1, NEG_C2: X's shape alone, X's type; NEG_S1, NEG_S2: exact in the integers left, a sign flip
+    # for floats.
+    return in_type("neg", np.negative, X)
 
 
 neg = operator(
@@ -48,3 +46,4 @@ neg = operator(
     outputs=(Tensor("Y", "Y", "T", doc="the negation of each element of X (the draft's B)"),),
     types={"T": ("signed", "float")},
 )
+member(UNARY, neg)

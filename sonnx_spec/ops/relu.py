@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..families import UNARY, member
+from ..families.elementwise import select_bits
 from ..registry import Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -24,12 +26,9 @@ def relu(X: Array) -> np.ndarray:
     """
     with np.errstate(invalid="ignore"):  # bfloat16 flags comparisons with NaN; NaN is a value here
         kept = ~(X < 0)  # RELU_S1, RELU_S2: X[i] ≥ 0, and −0 and NaN, which are not < 0
-    # RELU_S1: X[i] where kept, bit for bit; 0 elsewhere, every bit 0: the integer 0, or +0 (RELU_S2).
-    # Multiplying the bit patterns by 1 or 0 selects without a branch per element.
-    bits = np.dtype(f"u{X.dtype.itemsize}")
-    Y = np.empty(X.shape, X.dtype)  # RELU_C1, RELU_C2: X's shape and type
-    np.multiply(np.asarray(X).view(bits), kept, out=Y.view(bits))
-    return Y
+    # RELU_C1, RELU_C2: X's shape and type. RELU_S1: X[i] where kept, bit for bit; 0 elsewhere, every bit
+    # 0: the integer 0, or +0 (RELU_S2).
+    return select_bits(kept, X, np.zeros(X.shape, X.dtype))
 
 
 relu = operator(
@@ -40,3 +39,4 @@ relu = operator(
     outputs=(Tensor("Y", "Y", "T", doc="X with each negative element replaced by 0"),),
     types={"T": ("signed", "float")},
 )
+member(UNARY, relu)

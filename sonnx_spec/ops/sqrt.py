@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..families import UNARY, member
+from ..families.elementwise import in_type
 from ..registry import Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -22,13 +24,9 @@ def sqrt(X: Array) -> np.ndarray:
     >>> sonnx_spec.sqrt(np.array([4.0, -0.0, 2.0], dtype=np.float32))
     array([ 2.       , -0.       ,  1.4142135], dtype=float32)
     """
-    Y = np.empty(X.shape, X.dtype)  # SQRT_C1, SQRT_C2: on X's shape alone, in X's type
-    # SQRT_S1, SQRT_S2: IEEE 754's square root, which numpy computes for float16 and bfloat16 in
-    # float32 and rounds once to the type: correctly rounded (the page shows why). A negative
-    # element gives NaN, a result here rather than an accident.
-    with np.errstate(invalid="ignore"):
-        np.sqrt(X, out=Y)
-    return Y
+    # SQRT_C1, SQRT_C2: X's shape alone, X's type. SQRT_S1, SQRT_S2: IEEE 754's square root, rounded once
+    # in the type; a negative element gives NaN, a result here rather than an accident.
+    return in_type("sqrt", np.sqrt, X)
 
 
 sqrt = operator(
@@ -39,3 +37,4 @@ sqrt = operator(
     outputs=(Tensor("Y", "Y", "T", doc="the square root of each element of X"),),
     types={"T": ("float",)},
 )
+member(UNARY, sqrt)

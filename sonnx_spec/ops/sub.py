@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import new_array, same_shape
-from ..modular import modulo_2n
+from ..checks import same_shape
+from ..families import BINARY_ARITHMETIC, member
+from ..families.elementwise import arithmetic
 from ..registry import Tensor, operator
-from ..types import INT_TYPES
 
 Array = np.ndarray | np.generic
 
@@ -28,14 +28,9 @@ def sub(A: Array, B: Array) -> np.ndarray:
     array([  3, 156], dtype=uint8)
     """
     same_shape("sub", "SUB_C1", A=A, B=B)
-    C = new_array("sub", A.shape, A.dtype)  # SUB_C2, SUB_C3: the shape and the type of A and B
-    if A.dtype in INT_TYPES:
-        return modulo_2n(np.subtract, A, B, out=C)  # SUB_S2: the difference modulo 2^n
-    # SUB_S3, SUB_S4, SUB_S5: IEEE 754 subtraction in C's type. numpy subtracts float16 and bfloat16 in
-    # float32 and rounds once, which gives the correctly rounded difference (see the Add page).
-    with np.errstate(all="ignore"):  # an infinity or a NaN is the specified result here, not an error
-        np.subtract(A, B, out=C)
-    return C
+    # SUB_C2, SUB_C3: a new array of the shape and the type of A and B. SUB_S2: integers, the difference
+    # modulo 2^n; SUB_S3, SUB_S4, SUB_S5: floating point, IEEE 754 subtraction rounded once in the type.
+    return arithmetic("sub", np.subtract, A, B)
 
 
 sub = operator(
@@ -49,3 +44,4 @@ sub = operator(
     outputs=(Tensor("C", "C", "T", doc="the element-wise difference A − B, of the shape of A and B"),),
     types={"T": ("int", "float")},
 )
+member(BINARY_ARITHMETIC, sub)

@@ -34,7 +34,13 @@ SOURCE_KINDS = {
 FAMILY_NAMES = ("int", "float")
 _RULE_KEYS = {"id", "families", "tensors", "statement", "origin", "math", "static"}
 _SOURCE_KEYS = {"title", "kind", "summary", "url", "path"}
-_FILE_KEYS = {"source", "rule", "general", "retired"}
+_FILE_KEYS = {"source", "rule", "general", "retired", "special"}  # special: sonnx_spec.pages.special_values
+EVERY_TENSOR = "*"
+"""In a per-tensor [general] entry, the key of what the drafts say about every tensor of the operator."""
+LABEL = re.compile(r"[A-Z][A-Z0-9_]*[0-9]")
+"""A draft's label: R1, C2, E_ADD_INT_CONSTR_A_0020 (a section such as "Contents" or "Clip-13" is not one)."""
+LABEL_SOURCE_KINDS = ("draft", "seed")
+"""The kinds of sources whose labels the reference and the model tools cite next to a general rule."""
 
 
 class RulesFileError(ValueError):
@@ -108,15 +114,54 @@ class Retired:
 
 
 @dataclass(frozen=True)
+class DraftLabel:
+    """Where an operator's drafts state a general rule: Clip's R1 ("input L must be set") for GR4."""
+
+    origin: Origin
+    tensors: tuple[str, ...] = ()  # the inputs or attributes it is about; () for every one
+    label: str | None = None  # the draft's label (R1 for "seed-clip#R1"); None for a section ("Contents")
+
+    def about(self, tensor: str | None) -> bool:
+        """True if it applies to a failure on ``tensor`` (None: on no tensor in particular)."""
+        return tensor is None or not self.tensors or tensor in self.tensors
+
+
+@dataclass(frozen=True)
 class Catalogue:
     rules: dict[str, Rule]
     sources: dict[str, Source]
-    draft_labels: dict[str, dict[str, tuple[Origin, ...]]]
+    draft_labels: dict[str, dict[str, tuple[DraftLabel, ...]]]
     """operator -> general rule -> the drafts' labels for it in that operator (Clip's R3 for GR1)."""
     retired: dict[str, Retired]
 
     def of(self, operator: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.operator == operator]
+
+    def labels_of(self, operator: str, rule_id: str, tensor: str | None = None) -> tuple[DraftLabel, ...]:
+        """The drafts' labels of ``operator`` for ``rule_id`` that apply to a failure on ``tensor``: an
+        omitted L of Clip is its draft's R1, not R2, which is about M."""
+        found = self.draft_labels.get(operator, {}).get(rule_id, ())
+        return tuple(d for d in found if d.label and d.about(tensor))
+
+    def labels(self, operator: str, rule_id: str, tensor: str | None = None) -> tuple[str, ...]:
+        """The labels themselves (R1), each once, in the order of the rules file."""
+        return tuple(dict.fromkeys(d.label for d in self.labels_of(operator, rule_id, tensor) if d.label))
+
+    def formerly(self, operator: str, rule_id: str, tensor: str | None = None) -> tuple[str, ...]:
+        """The retired ids of ``operator`` that ``rule_id`` states now; for a failure on ``tensor``,
+        without those named after a draft label about other tensors (Clip's old R1, about L, for M)."""
+        here, anywhere = self.labels(operator, rule_id, tensor), self.labels(operator, rule_id)
+        return tuple(
+            r.id
+            for r in self.retired.values()
+            if r.operator == operator
+            and r.successor == rule_id
+            and (ids.parse(r.id).label not in anywhere or ids.parse(r.id).label in here)
+        )
+
+    def retired_into(self, rule_id: str) -> tuple[Retired, ...]:
+        """Every retired id, of any operator, that ``rule_id`` states now."""
+        return tuple(r for r in self.retired.values() if r.successor == rule_id)
 
 
 _ID_LINE = re.compile(r'^\s*id\s*=\s*"(?P<id>[^"]*)"', re.MULTILINE)
@@ -166,6 +211,28 @@ def _rule(raw: dict, operator: str, context: _Context, location: Location) -> Ru
     )
 
 
+def _draft_labels(general_id: str, given: object, context: _Context, where: str) -> tuple[DraftLabel, ...]:
+    """A [general] entry: a list of origins about every tensor, or a table of them per tensor."""
+    if general_id not in context.rule_ids or ids.parse(general_id).scope != ids.GENERAL:
+        raise RulesFileError(f"{where} is not a general rule")
+    by_tensor = given if isinstance(given, dict) else {EVERY_TENSOR: given}
+    tensors_of: dict[str, list[str]] = {}  # an origin -> the tensors it is given for, in file order
+    for tensor, origins in by_tensor.items():
+        if not isinstance(origins, list) or not all(isinstance(o, str) for o in origins):
+            raise RulesFileError(f"{where}: give a list of origins, or a table of them per tensor")
+        for text in origins:
+            tensors_of.setdefault(text, []).append(tensor)
+    found = []
+    for text, tensors in tensors_of.items():
+        origin = _origin(text, context.rule_ids, context.sources, where)
+        source = context.sources.get(origin.source or "")
+        first = (origin.section or "").split(" ")[0]
+        label = first if source and source.kind in LABEL_SOURCE_KINDS and LABEL.fullmatch(first) else None
+        about = () if EVERY_TENSOR in tensors else tuple(tensors)
+        found.append(DraftLabel(origin, about, label))
+    return tuple(found)
+
+
 @dataclass
 class _Context:
     rule_ids: set[str]
@@ -200,19 +267,17 @@ def parse(files: Iterable[tuple[str, Path, str]]) -> Catalogue:
         raise RulesFileError(f"rule ids declared more than once: {', '.join(duplicates)}")
     context = _Context(set(all_ids), sources)
     rules: dict[str, Rule] = {}
-    draft_labels: dict[str, dict[str, tuple[Origin, ...]]] = {}
+    draft_labels: dict[str, dict[str, tuple[DraftLabel, ...]]] = {}
     retired: dict[str, Retired] = {}
     for operator, path, text, data in parsed:
         lines = _id_lines(text)
         for raw in data.get("rule", []):
             rule = _rule(raw, operator, context, Location(path, lines.get(raw.get("id"), 1)))
             rules[rule.id] = rule
-        labels = {}
-        for general_id, origins in data.get("general", {}).items():
-            if ids.parse(general_id).scope != ids.GENERAL or general_id not in context.rule_ids:
-                raise RulesFileError(f"{path}: [general] {general_id} is not a general rule")
-            labels[general_id] = tuple(_origin(o, context.rule_ids, sources, str(path)) for o in origins)
-        draft_labels[operator] = labels
+        draft_labels[operator] = {
+            general_id: _draft_labels(general_id, given, context, f"{path}: [general] {general_id}")
+            for general_id, given in data.get("general", {}).items()
+        }
         for old, successor in data.get("retired", {}).items():
             if old in context.rule_ids or old in retired:
                 raise RulesFileError(f"{path}: retired id {old} is in use or retired twice")

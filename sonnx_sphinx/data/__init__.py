@@ -3,7 +3,9 @@
 Rules, sources and operators come from the reference package (their one
 source); the code lines naming ids, the test results and the proof status from
 the run the site is built from (:mod:`.code_refs`, :mod:`.test_results`,
-:mod:`.proof_status`).
+:mod:`.proof_status`). Where each result is and what it depends on is declared
+once, in ``results.toml``: a result made from other sources than these is not
+published (its recorded digest is not the digest of its inputs now).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from results import Result, declared
 from sonnx_spec import Operator, operators
 from sonnx_spec.requirements import Catalogue, Rule, catalogue
 
@@ -24,6 +27,8 @@ from .proof_status import FormalGoal, read_formal
 from .test_results import TestCase, TestSummary, read_junit, test_lines, tests_by_id
 
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+PUBLISHED = ("tests", "conformance", "proofs", "mutation")
+"""The results the site shows, by their names in results.toml."""
 
 
 @dataclass
@@ -42,6 +47,15 @@ class BuildData:
     formal_goals: list[FormalGoal]
     mutation_status: Path
     mutation: dict[str, Any] | None  # the last `nox -s mutants` run on these sources (mutation/report.py)
+    results: dict[str, Result]  # the published results, as results.toml declares them
+    current: dict[str, bool]  # made from these very sources
+
+    def missing(self, name: str, how: str) -> str:
+        """Why result ``name`` is not published, and ``how`` to make it."""
+        path = self.results[name].path.relative_to(self.root)
+        if not self.results[name].path.exists():
+            return f"no {path}: {how}"
+        return f"{path} comes from other sources (its inputs in results.toml changed since): {how}"
 
     @property
     def rules(self) -> dict[str, Rule]:
@@ -61,7 +75,7 @@ class BuildData:
     @property
     def inputs(self) -> list[Path]:
         """Files whose change must make the pages showing this data be read again."""
-        files = [self.junit, self.formal_status, self.mutation_status]
+        files = [path for r in self.results.values() for path in (r.path, r.digest_file)]
         files += sorted((self.root / "sonnx_spec").rglob("*.py"))
         files += sorted((self.root / "sonnx_spec" / "requirements").glob("*.toml"))
         return [f for f in files if f.exists()]
@@ -77,12 +91,12 @@ def build_data(app: Sphinx) -> BuildData:
 
 def _gather(app: Sphinx) -> BuildData:
     root = Path(app.confdir)
-    junit = root / app.config.sonnx_test_results
-    formal = root / app.config.sonnx_formal_status
+    results = {name: result for name, result in declared(root).items() if name in PUBLISHED}
+    current = {name: result.current() for name, result in results.items()}
+    junit, formal, mutation = (results[name].path for name in ("tests", "proofs", "mutation"))
     code, tokens = scan_code(root)
-    cases = read_junit(junit) if junit.exists() else []
-    header, goals = read_formal(formal) if formal.exists() else (None, [])
-    mutation = root / app.config.sonnx_mutation_status
+    cases = read_junit(junit) if current["tests"] else []
+    header, goals = read_formal(formal) if current["proofs"] else (None, [])
     return BuildData(
         root=root,
         catalogue=catalogue(),
@@ -97,12 +111,11 @@ def _gather(app: Sphinx) -> BuildData:
         formal_header=header,
         formal_goals=goals,
         mutation_status=mutation,
-        mutation=json.loads(mutation.read_text("utf-8")) if mutation.exists() else None,
+        mutation=json.loads(mutation.read_text("utf-8")) if current["mutation"] else None,
+        results=results,
+        current=current,
     )
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_config_value("sonnx_test_results", "build/junit.xml", "env", types=[str])
-    app.add_config_value("sonnx_formal_status", "build/formal-status.json", "env", types=[str])
-    app.add_config_value("sonnx_mutation_status", "build/mutation.json", "env", types=[str])
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+NOT_TRIED = "not tried"
+"""A prover's answer on a goal it was not given: cvc5, outside the IEEE instances, on a goal Z3 proved
+(formal/harness/needs.py)."""
+
 
 @dataclass(frozen=True)
 class FormalGoal:
@@ -18,7 +22,7 @@ class FormalGoal:
     prover: str | None
     ids: tuple[str, ...]
     kind: str = "property"  # property, instance, refinement, library (formal/harness/kinds.py)
-    provers: dict[str, str] = field(default_factory=dict, compare=False)  # prover -> its answer
+    provers: dict[str, str] = field(default_factory=dict, compare=False)  # prover -> its answer, or NOT_TRIED
     allowed: dict[str, str] = field(default_factory=dict, compare=False)  # prover excused -> why
 
     @property
@@ -30,6 +34,7 @@ def read_formal(path: Path) -> tuple[dict[str, Any], list[FormalGoal]]:
     """The run's header (tools, provers, operators with their theories, mutants, vacuity, examples,
     failures) and its goals (formal/harness/status.py writes them)."""
     data = json.loads(path.read_text("utf-8"))
+    provers = data.get("prover_names", [])
     goals = [
         FormalGoal(
             g["file"],
@@ -40,7 +45,7 @@ def read_formal(path: Path) -> tuple[dict[str, Any], list[FormalGoal]]:
             g.get("prover"),
             tuple(g["ids"]),
             g.get("kind", "property"),
-            dict(g.get("answers", {})),
+            {p: g.get("answers", {}).get(p, NOT_TRIED) for p in provers} or dict(g.get("answers", {})),
             dict(g.get("allowed", {})),
         )
         for g in data["goals"]

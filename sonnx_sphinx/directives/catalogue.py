@@ -107,11 +107,11 @@ def sources_markdown(data: BuildData) -> list[str]:
                 if origin.source == source.key
             ]
             citing += [
-                (rule_id, origin.section)
+                (rule_id, label.origin.section)
                 for labels in data.catalogue.draft_labels.values()
-                for rule_id, origins in labels.items()
-                for origin in origins
-                if origin.source == source.key
+                for rule_id, labelled in labels.items()
+                for label in labelled
+                if label.origin.source == source.key
             ]
             lines += [f"({source.key})=", f"### {source.title}", "", source.summary, ""]
             where = []

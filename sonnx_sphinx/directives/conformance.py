@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
-from sphinx.config import Config
 from sphinx.util.typing import ExtensionMetadata
 
 from sonnx_spec import operators
@@ -291,8 +290,10 @@ class ConformanceReport(SiteDirective):
         return self.render(lines, match_titles="sections" in self.options)
 
     def _load(self) -> tuple[Json, Path]:
-        path = Path(self.config.sonnx_conformance_report)
-        self.env.note_dependency(str(path))  # a new report rebuilds the page
+        data = self.build_data()  # a new report (or its digest) reads the page again
+        path = data.results["conformance"].path
+        if path.exists() and not data.current["conformance"]:
+            raise self.error(data.missing("conformance", "run the conformance tests again (nox -s tests)"))
         try:
             report = json.loads(path.read_text("utf-8"))
         except FileNotFoundError:
@@ -307,13 +308,6 @@ class ConformanceReport(SiteDirective):
         return report, path
 
 
-def _resolve_report_path(app: Sphinx, config: Config) -> None:
-    """The configured path is relative to the configuration directory (the repository root)."""
-    config.sonnx_conformance_report = str(Path(app.confdir, config.sonnx_conformance_report).resolve())
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_config_value("sonnx_conformance_report", "build/conformance.json", "env", types=frozenset({str}))
-    app.connect("config-inited", _resolve_report_path)
     app.add_directive("conformance-report", ConformanceReport)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

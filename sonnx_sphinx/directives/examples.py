@@ -1,4 +1,4 @@
-"""``{example}``: examples that prove themselves (the language: :mod:`..example_language`).
+"""``{example}``: examples that prove themselves (the language: :mod:`sonnx_spec.pages.example_language`).
 
 The directive runs the reference on the example for every listed type while the
 page is read: a result that differs from the stated one bit for bit (NaN aside),
@@ -22,8 +22,16 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from sonnx_spec import SonnxError
+from sonnx_spec.pages.example_language import (
+    LINE,
+    TYPE_NAMES,
+    Example,
+    ExampleError,
+    Value,
+    check,
+    parse_example,
+)
 
-from ..example_language import LINE, TYPE_NAMES, Example, ExampleError, Value, check, parse_example
 from ..myst import SiteDirective
 from .details import TitledBlock
 

@@ -26,7 +26,7 @@ WHOLE_THEORIES = (
     "A rule counts as proved only if every goal of the theories it relies on is proved (its operator's "
     "modules and the shared theories of `formal/lib/`): a lemma left unproved would be assumed by the "
     "goals after it. A goal of an IEEE instance (float16, bfloat16, float32, float64) is proved when Z3 "
-    "and cvc5 both prove it, unless one of them is excused for it in `formal/allowed.toml` (shown with "
+    "and cvc5 both prove it, unless one of them is excused for it in `formal/<op>.excused.toml` (shown with "
     "its reason); any other goal when one of them proves it."
 )
 
@@ -171,7 +171,7 @@ class FormalSummaryDirective(SiteDirective):
         allowed = header.get("allowed", [])
         if allowed:
             lines += [
-                "Goals one prover is excused from (`formal/allowed.toml`):",
+                "Goals one prover is excused from (each in `formal/<op>.excused.toml`):",
                 "",
                 *table(
                     ["Operator", "Goal", "Prover", "Why"],

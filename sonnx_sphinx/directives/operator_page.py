@@ -29,9 +29,10 @@ from sphinx.application import Sphinx
 
 from sonnx_spec import FAMILIES, Operator
 from sonnx_spec.ids import GENERAL
+from sonnx_spec.pages.example_language import ExampleError, examples_in
+from sonnx_spec.registry import ATTRIBUTE_KINDS, Tensor
 
 from ..data import BuildData
-from ..example_language import ExampleError, examples_in
 from ..myst import SiteDirective, details, escape, from_docstring, need, table
 from .examples import doctest_text, live_marker, python_value
 
@@ -53,12 +54,24 @@ def onnx_url(op: Operator) -> str:
     return f"https://onnx.ai/onnx/operators/onnx__{op.onnx}.html"
 
 
+def _math_name(name: str) -> str:
+    """An attribute's name in LaTeX: num_outputs's underscore is not a subscript."""
+    return name.replace("_", r"\_")
+
+
+def _math_names(tensors: tuple[Tensor, ...]) -> str:
+    """X, L, M; or X_0, …, X_{n-1} for a variadic tensor (Max's inputs, Split's outputs)."""
+    return ", ".join(rf"{t.name}_0, \dots, {t.name}_{{n-1}}" if t.variadic else t.name for t in tensors)
+
+
 def signature_math(op: Operator) -> str:
-    inputs = ", ".join(rf"{t.name}_0, \dots, {t.name}_{{n-1}}" if t.variadic else t.name for t in op.inputs)
-    attributes = ", ".join(rf"\mathit{{{a.name}}}" for a in op.attributes)
-    arguments = r";\ ".join(part for part in (inputs, attributes) if part)  # either may be empty
+    attributes = ", ".join(rf"\mathit{{{_math_name(a.name)}}}" for a in op.attributes)
+    arguments = r";\ ".join(
+        part for part in (_math_names(op.inputs), attributes) if part
+    )  # either may be empty
     name = op.name.replace("_", r"\_")
-    return rf"{', '.join(t.name for t in op.outputs)} = \mathrm{{{name}}}({arguments})"
+    outputs = _math_names(op.outputs)
+    return rf"{f'({outputs})' if op.returns_tuple else outputs} = \mathrm{{{name}}}({arguments})"
 
 
 def _shape(op: Operator, rank: int | None, rule: str | None) -> str:
@@ -82,33 +95,53 @@ def signature_list(op: Operator) -> list[str]:
     for kind, tensors in (("input", op.inputs), ("output", op.outputs)):
         for t in tensors:
             name = rf"${t.name}_0, {t.name}_1, \dots$" if t.variadic else f"${t.name}$"
-            onnx = f"`{t.onnx}`, `{t.onnx[:-1]}1`, …" if t.variadic else f"`{t.onnx}`"
+            onnx = f"`{t.onnx}`"
+            if t.variadic:  # ONNX numbers Max's data_0, data_1, …; Split's outputs are one name, repeated
+                onnx = (
+                    f"`{t.onnx}`, `{t.onnx[:-1]}1`, …" if t.onnx.endswith("0") else f"`{t.onnx}`, one or more"
+                )
             type_name = f"${t.type}$" if t.type in op.types else t.type
             shape = "" if t.rank is None else f", {_shape(op, t.rank, t.rank_rule)}"
+            shape += ", whose values set the shape of the result" if t.sets_shape else ""
+            shape += ", of which only the shape is read" if t.shape_only else ""
             lines.append(f"- {name} ({kind} {onnx}, of type {type_name}{shape}): {escape(t.doc)}.")
     for a in op.attributes:
-        type_name = f"a tensor of type ${a.type}$" if a.kind == "tensor" else f"a {a.kind}"
-        lines.append(f"- $\\mathit{{{a.name}}}$ (attribute `{a.onnx}`, {type_name}): {escape(a.doc)}.")
+        type_name = f"a tensor of type ${a.type}$" if a.kind == "tensor" else ATTRIBUTE_KINDS[a.kind]
+        lines.append(
+            f"- $\\mathit{{{_math_name(a.name)}}}$ (attribute `{a.onnx}`, {type_name}): {escape(a.doc)}."
+        )
     return [*lines, ""]
 
 
 def general_rules(op: Operator, data: BuildData) -> list[str]:
+    """The general rules, each with what this operator's drafts call it (per tensor where they say) and the
+    ids this page used for it: the data the reference's errors, the model tools and the exports cite."""
     labels = data.catalogue.draft_labels.get(op.name, {})
     rows = []
     for rule in data.catalogue.of(GENERAL):
         cited = ", ".join(
-            f"[{o.source} § {escape(o.section or '')}](../sources.md#{o.source})"
-            for o in labels.get(rule.id, ())
+            f"[{d.origin.source} § {escape(d.origin.section or '')}](../sources.md#{d.origin.source})"
+            + (f" ({', '.join(f'${t}$' for t in d.tensors)})" if d.tensors else "")
+            for d in labels.get(rule.id, ())
         )
-        rows.append([need(rule.id), escape(rule.statement), cited or "—"])
+        former = ", ".join(f"`{old}`" for old in data.catalogue.formerly(op.name, rule.id))
+        rows.append([need(rule.id), escape(rule.statement), cited or "—", former or "—"])
     return [
         "The [general rules](../general-rules.md) apply to every operator and are checked before its own; "
-        "where the drafts gave them a label of this operator, it is shown.",
+        "where the drafts gave them a label of this operator, it is shown, with the tensor it is about, and "
+        "the reference's errors and the model checker name it for a failure on that tensor.",
         "",
         *table(
-            ["Rule", "Statement", "The drafts' label for it"], rows, widths="1 5 3", classes="sonnx-general"
+            ["Rule", "Statement", "The drafts' label for it", "Formerly"],
+            rows,
+            widths="1 5 3 1",
+            classes="sonnx-general",
         ),
     ]
+
+
+SAMPLE_ATTRIBUTES = {"float": "1.0", "int": "1", "string": "''", "ints": "(1,)", "floats": "(1.0,)"}
+"""An attribute of each kind in a call shown on a page without examples (a tensor's is built by type)."""
 
 
 def registry_call(op: Operator) -> str:
@@ -119,7 +152,7 @@ def registry_call(op: Operator) -> str:
         value = 1 if tensor.rank == 0 else [1, 2, 3]
         lines.append(f">>> {name} = {python_value(value, op.dtypes(tensor.type)[0])}")
     for a in op.attributes:
-        value = {"float": "1.0", "int": "1"}.get(a.kind) or python_value(1, op.dtypes(a.type or "")[0])
+        value = SAMPLE_ATTRIBUTES.get(a.kind) or python_value(1, op.dtypes(a.type or "")[0])
         lines.append(f">>> {a.name} = {value}")
     call = ", ".join(names + [f"{a.name}={a.name}" for a in op.attributes])
     lines.append(f">>> sonnx_spec.{op.name}({call})")

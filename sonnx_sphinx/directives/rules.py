@@ -24,6 +24,7 @@ from sonnx_spec.requirements import Rule
 
 from ..data import BuildData
 from ..myst import SiteDirective
+from ..output.exports import draft_labels, formerly, label_text
 
 NEED_DIRECTIVES = {"error": "error-condition"}  # docutils already has an `error` admonition
 
@@ -71,6 +72,8 @@ def need_source(rule: Rule, data: BuildData) -> list[str]:
         # A goal of a generic theory is proved once per instance: each (theory, goal) once.
         "formal": _list(dict.fromkeys(f"{g.theory}.{g.goal}@{g.where}" for g in goals)),
         "static": "yes" if rule.static else "no",
+        "formerly": _list(formerly(data.catalogue, rule.id)),
+        "draft_labels": _list(dict.fromkeys(label_text(d) for d in draft_labels(data.catalogue, rule.id))),
     }
     lines = [f":::{{{NEED_DIRECTIVES.get(rule.kind, rule.kind)}}} {rule.statement}"]
     lines += [f":{key}: {value}" for key, value in fields.items() if value]

@@ -1,10 +1,9 @@
-"""``{special-values}``: the section of an operator's page computed by the reference in a live cell.
+"""``{special-values}``: the section of an operator's page that shows its table of special values.
 
-The cell (jupyter-sphinx) runs :func:`sonnx_sphinx.value_tables.table` for each
-family of the operator. Without content, an operator of one input is run on
-every special value and one of two inputs on the standard pairs; otherwise each
-line of the content is a case, ``float: NaN, −1, +1``, one value per input.
-``:attributes: alpha=0.01`` gives the attributes of every case.
+The table is data (``[[special]]`` in ``sonnx_spec/requirements/<op>.toml``, read by
+:mod:`sonnx_spec.pages.special_values`): the directive renders the rows, one table per type family and
+set of attributes, and runs the reference on every cell while the page is read. A cell where the
+reference gives another value, or another refusal, is a build error at the row's line in the rules file.
 """
 
 from __future__ import annotations
@@ -14,51 +13,81 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.util import logging
 
-from ..example_language import ExampleError, parse_value
-from ..myst import SiteDirective
+from sonnx_spec import Operator
+from sonnx_spec.pages.special_values import SpecialValuesError, Table, rows_of, tables
+
+from ..myst import SiteDirective, need
+
+logger = logging.getLogger(__name__)
+
+
+def caption(op: Operator, table: Table) -> str:
+    given = ", ".join(f"{name} = {value}" for name, value in table.attributes)
+    call = f"{op.name}({', '.join(table.columns)}{'; ' + given if given else ''})"
+    return f"{call}[i], {table.family} family"
+
+
+def list_row(cells: list[str]) -> list[str]:
+    return [("* - " if i == 0 else "  - ") + cell for i, cell in enumerate(cells)]
+
+
+def table_lines(op: Operator, table: Table) -> list[str]:
+    """One ``list-table``: a line per inputs, a column per type, and the rules that decide the line."""
+    scalars = {t.name for t in op.inputs if t.rank == 0}
+    header = [name if name in scalars else f"{name}[i]" for name in table.columns]
+    lines = ["```{list-table} " + caption(op, table), ":header-rows: 1", ":class: sonnx-values", ""]
+    lines += list_row([*header, *(t.name for t in table.types), "rule"])
+    for values, cells in table.lines:
+        shown = [cells[t].shown(t) if t in cells else "—" for t in table.types]
+        rule_ids = ", ".join(need(rule_id) for rule_id in dict.fromkeys(row.rule for row in cells.values()))
+        lines += list_row([*values, *shown, rule_ids])
+    return [*lines, "```", ""]
 
 
 class SpecialValuesDirective(SiteDirective):
-    has_content = True
-    option_spec: ClassVar = {"operator": directives.unchanged, "attributes": directives.unchanged}
+    has_content = False
+    option_spec: ClassVar = {"operator": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         op = self.build_data().operators[self.operator_name()]
-        if not op.inputs:
-            raise self.error(f"{op.name} has no input: a special-values table has no input to vary")
-        cases: dict[str, list[tuple[str, ...]]] = {}
-        for line in filter(None, (raw.strip() for raw in self.content)):
-            family, _, values = line.partition(":")
-            if family not in op.families or not values:
-                raise self.error(f"a case is `<family>: v1, v2, …` with a family of {op.name}; got {line!r}")
-            cases.setdefault(family, []).append(tuple(v.strip() for v in values.split(",")))
-        attributes = {}
-        for item in self.options.get("attributes", "").split():
-            name, _, value = item.partition("=")
-            try:
-                attributes[name] = parse_value(value)
-            except ExampleError as error:
-                raise self.error(str(error)) from None
-        calls = ", ".join(
-            f"table({op.name!r}, {family!r}, {cases.get(family)!r}, {attributes!r})" for family in op.families
-        )
+        try:
+            found = list(tables(op.name))
+        except SpecialValuesError as error:
+            raise self.error(str(error)) from None
+        if not found:
+            raise self.error(f"{op.name}: its rules file has no [[special]] rows")
+        self.check_reference(op)
         lines = [
             f"({op.name}-special-values)=",
             "## Special values",
             "",
-            f"Computed while this page was built, by the reference (`sonnx_spec.{op.name}`), for every type "
-            "of each family; a dash marks a value the type does not have.",
-            "",
-            "```{jupyter-execute}",
-            ":hide-code:",
-            "",
-            "from sonnx_sphinx.value_tables import table",
-            f"display({calls})",
-            "```",
+            f"What {op.name} gives on special values for every type of each family, and the rule that "
+            "decides it. The table is written from the specification, once "
+            f"(`sonnx_spec/requirements/{op.name}.toml`); the reference (`sonnx_spec.{op.name}`) was run on "
+            "every cell while this page was built and gives each. A dash marks a value the type does not "
+            "have.",
             "",
         ]
+        for table in found:
+            lines += table_lines(op, table)
         return self.render(lines, match_titles=True)
+
+    def check_reference(self, op: Operator) -> None:
+        for row in rows_of(op.name):
+            for dtype in row.types:
+                problem = row.check(dtype)
+                if problem:
+                    logger.warning(
+                        "special values of %s, %s: %s",
+                        op.name,
+                        ", ".join(row.inputs),
+                        problem,
+                        location=row.source,
+                        type="sonnx",
+                        subtype="special-values",
+                    )
 
 
 def setup(app: Sphinx) -> dict:

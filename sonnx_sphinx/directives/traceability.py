@@ -138,7 +138,7 @@ def derivation_dot(data: BuildData) -> list[str]:
     edges = []
     for op, labels in data.catalogue.draft_labels.items():
         for general, origins in labels.items():
-            sections = sorted({o.section for o in origins if o.section and len(o.section) <= 12})
+            sections = sorted({d.label for d in origins if d.label and len(d.label) <= 12})
             edges.append((general, f"op:{op}", ", ".join(sections)))
     for rule in data.rules.values():
         for origin in rule.origin:

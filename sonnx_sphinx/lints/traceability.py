@@ -20,16 +20,14 @@ ENFORCED_KINDS = ("constraint", "error")  # must be named where the reference ch
 def problems(data: BuildData) -> list[tuple[str, str]]:
     """(location, message) for every traceability promise the data breaks."""
     found = []
-    if not data.junit.exists():
-        found.append(
-            (str(data.junit), "no test results: `nox -s docs` runs the tests first and writes them here")
-        )
+    if not data.current["tests"]:
+        found.append((str(data.junit), data.missing("tests", "`nox -s docs` runs the tests first")))
     for rule in data.rules.values():
         where = data.location_of(rule.id)
         if rule.kind in ENFORCED_KINDS and not data.code.get(rule.id):
             found.append((where, f"{rule.id} is a {rule.kind} that no code enforces: name it at the check"))
         tests = data.tests_of(rule.id)
-        if not tests.cases and data.junit.exists():
+        if not tests.cases and data.current["tests"]:
             found.append((where, f'{rule.id} has no test: mark one with @pytest.mark.req("{rule.id}")'))
         for case in tests.cases:
             if case.outcome != "pass":

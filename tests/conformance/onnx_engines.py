@@ -31,11 +31,16 @@ Status = Literal["output", "refused", "unsupported"]
 
 @dataclass(frozen=True)
 class Result:
-    """What an engine (or the spec) did with one input: an output, or why there is none."""
+    """What an engine (or the spec) did with one input: its outputs, or why there are none."""
 
     status: Status
-    output: np.ndarray | None = None
+    outputs: tuple[np.ndarray, ...] = ()  # every output of the operator, in the declaration's order
     message: str = ""  # the engine's error, shortened; for the spec, the id of the rule it enforces
+
+    @property
+    def output(self) -> np.ndarray | None:
+        """The first output (the only one of most operators), as the report shows it."""
+        return self.outputs[0] if self.outputs else None
 
 
 def shorten(error: BaseException, limit: int = 200) -> str:
@@ -50,12 +55,15 @@ def ir_version(opset: int) -> int:
     return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
 
 
-def output_type(op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[str, Any]) -> np.dtype:
-    """The element type of ``op``'s output for inputs of the given types (None: omitted): its fixed
-    type (bool), or that of the first tensor its type variable types, an input or a tensor attribute
-    (never an input of a fixed type that comes first)."""
+def output_type(
+    op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[str, Any], position: int = 0
+) -> np.dtype:
+    """The element type of ``op``'s output at ``position`` (a variadic last output: each of its tensors)
+    for inputs of the given types (None: omitted): its fixed type (bool), or that of the first tensor its
+    type variable types, an input or a tensor attribute (never an input of a fixed type that comes
+    first)."""
     spec = operators()[op]
-    wanted = spec.outputs[0].type
+    wanted = spec.outputs[min(position, len(spec.outputs) - 1)].type
     if wanted not in spec.types:
         return spec.dtypes(wanted)[0]
     variadic = bool(spec.inputs) and spec.inputs[0].variadic
@@ -66,11 +74,13 @@ def output_type(op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[
 
 
 def one_node_model(
-    op: str, present: Sequence[np.dtype | None], attributes: Mapping[str, Any]
+    op: str, present: Sequence[np.dtype | None], attributes: Mapping[str, Any], count: int | None = None
 ) -> onnx.ModelProto:
-    """A model applying ``op`` to inputs x0, x1, … of the given types; an absent input (None) is the
-    empty name ONNX uses. Tensor attributes become TensorProto values."""
+    """A model applying ``op`` to inputs x0, x1, … of the given types, giving outputs y0, y1, … (``count``
+    of them for a variadic output; else one per declared output); an absent input (None) is the empty
+    name ONNX uses. Tensor attributes become TensorProto values."""
     spec = operators()[op]
+    count = len(spec.outputs) if count is None else count
     names = [f"x{i}" if dtype is not None else "" for i, dtype in enumerate(present)]
     values = {
         spec_attr.onnx: numpy_helper.from_array(np.asarray(attributes[spec_attr.name]))
@@ -83,12 +93,17 @@ def one_node_model(
         for name, t in zip(names, present, strict=True)
         if t is not None
     ]
-    output = helper.np_dtype_to_tensor_dtype(output_type(op, present, attributes))
+    outputs = [
+        helper.make_tensor_value_info(
+            f"y{m}", helper.np_dtype_to_tensor_dtype(output_type(op, present, attributes, m)), None
+        )
+        for m in range(count)
+    ]
     graph = helper.make_graph(
-        [helper.make_node(spec.onnx, names, ["y"], **values)],
+        [helper.make_node(spec.onnx, names, [o.name for o in outputs], **values)],
         f"sonnx_{op}",
         inputs,
-        [helper.make_tensor_value_info("y", output, None)],
+        outputs,
     )
     opset = [helper.make_opsetid("", spec.version)]
     return helper.make_model(graph, opset_imports=opset, ir_version=ir_version(spec.version))
@@ -113,33 +128,41 @@ class Engine:
     def __init__(self) -> None:
         self._sessions: dict[tuple, object | Result] = {}
 
-    def run(self, op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
+    def run(
+        self,
+        op: str,
+        inputs: Sequence[np.ndarray | None],
+        attributes: Mapping[str, Any],
+        count: int | None = None,
+    ) -> Result:
+        """The engine's outputs (``count`` of them for a variadic output), or why there are none."""
         present = tuple(None if value is None else value.dtype for value in inputs)
         key = (
             op,
             present,
+            count,
             repr(sorted((k, np.asarray(v).tobytes(), repr(v)) for k, v in attributes.items())),
         )
         if key not in self._sessions:
             try:
-                self._sessions[key] = self._load(one_node_model(op, present, attributes))
+                self._sessions[key] = self._load(one_node_model(op, present, attributes, count))
             except Exception as error:  # no kernel, or a model this engine cannot read
                 self._sessions[key] = Result("unsupported", message=shorten(error))
         session = self._sessions[key]
         if isinstance(session, Result):
             return session
         try:
-            output = self._execute(session, feeds(inputs))
+            outputs = self._execute(session, feeds(inputs))
         except CannotFeed as error:
             return Result("unsupported", message=str(error))
         except Exception as error:  # any failure at run time is the engine refusing the input
             return Result("refused", message=shorten(error))
-        return Result("output", np.asarray(output))
+        return Result("output", tuple(np.asarray(output) for output in outputs))
 
     def _load(self, model: onnx.ModelProto) -> object:
         raise NotImplementedError
 
-    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         raise NotImplementedError
 
 
@@ -151,12 +174,12 @@ class OnnxReference(Engine):
     def _load(self, model: onnx.ModelProto) -> ReferenceEvaluator:
         return ReferenceEvaluator(model)
 
-    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         assert isinstance(session, ReferenceEvaluator)
         # ml_dtypes' bfloat16 kernels flag NaN operands as "invalid", numpy a division by zero
         # or an overflow: warnings (errors under filterwarnings) of results the evaluator returns.
         with np.errstate(all="ignore"):
-            return session.run(None, feeds)[0]
+            return session.run(None, feeds)
 
 
 class OnnxRuntime(Engine):
@@ -171,19 +194,22 @@ class OnnxRuntime(Engine):
             model.SerializeToString(), options, providers=["CPUExecutionProvider"]
         )
 
-    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         assert isinstance(session, onnxruntime.InferenceSession)
         try:
             values = {name: onnxruntime.OrtValue.ortvalue_from_numpy(value) for name, value in feeds.items()}
         except RuntimeError as error:  # bfloat16: its Python API knows no ml_dtypes array
             dtype = next(iter(feeds.values())).dtype
             raise CannotFeed(f"its Python API takes no {dtype} array ({shorten(error, 100)})") from error
-        output = session.run_with_ort_values(None, values)[0]
-        try:
-            return output.numpy()
-        except RuntimeError as error:  # a bfloat16 output of a model without inputs: not readable either
-            element = output.data_type().removeprefix("tensor(").removesuffix(")")
-            raise CannotFeed(f"its Python API gives no {element} array ({shorten(error, 100)})") from error
+        return [_readable(output) for output in session.run_with_ort_values(None, values)]
+
+
+def _readable(output: onnxruntime.OrtValue) -> np.ndarray:
+    try:
+        return output.numpy()
+    except RuntimeError as error:  # a bfloat16 output of a model without inputs: not readable either
+        element = output.data_type().removeprefix("tensor(").removesuffix(")")
+        raise CannotFeed(f"its Python API gives no {element} array ({shorten(error, 100)})") from error
 
 
 class Numpy(Engine):
@@ -191,20 +217,29 @@ class Numpy(Engine):
     title = "numpy"
     version = np.__version__
 
-    def run(self, op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
-        dtype = output_type(op, [None if v is None else v.dtype for v in inputs], attributes)
+    def run(
+        self,
+        op: str,
+        inputs: Sequence[np.ndarray | None],
+        attributes: Mapping[str, Any],
+        count: int | None = None,
+    ) -> Result:
+        present = [None if v is None else v.dtype for v in inputs]
         try:
             with np.errstate(all="ignore"):  # NaN and overflow are inputs here, not accidents
-                output = np.asarray(numpy_function(op)(*inputs, **attributes))
+                returned = numpy_function(op)(*inputs, **attributes)
         except Exception as error:  # e.g. shapes that do not broadcast
             return Result("refused", message=shorten(error))
-        if output.dtype != dtype:  # np.clip on bfloat16: computed and returned in float32
-            return Result(
-                "unsupported",
-                message=f"no {dtype} kernel: numpy computes {op} in {output.dtype} "
-                f"and returns {output.dtype}",
-            )
-        return Result("output", output)
+        outputs = tuple(np.asarray(o) for o in operators()[op].results(returned))
+        for position, output in enumerate(outputs):
+            dtype = output_type(op, present, attributes, position)
+            if output.dtype != dtype:  # np.clip on bfloat16: computed and returned in float32
+                return Result(
+                    "unsupported",
+                    message=f"no {dtype} kernel: numpy computes {op} in {output.dtype} "
+                    f"and returns {output.dtype}",
+                )
+        return Result("output", outputs)
 
 
 ENGINES: tuple[Engine, ...] = (Numpy(), OnnxReference(), OnnxRuntime())

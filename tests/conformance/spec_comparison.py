@@ -13,15 +13,20 @@ from sonnx_spec.compare import same_result
 
 
 def run_spec(op: str, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any]) -> Result:
-    """The spec's output, or the id of the rule by which it refuses the input."""
+    """The spec's outputs, or the id of the rule by which it refuses the input."""
+    spec = sonnx_spec.operators()[op]
     try:
-        return Result("output", sonnx_spec.operators()[op].function(*inputs, **attributes))
+        return Result("output", spec.results(spec.function(*inputs, **attributes)))
     except sonnx_spec.SonnxError as error:
         return Result("refused", message=error.req_id)
 
 
 def agrees(spec: Result, engine: Result) -> bool:
-    """The engine gives the spec's output, or refuses an input the spec refuses (for whatever reason)."""
+    """The engine gives the spec's outputs, or refuses an input the spec refuses (for whatever reason)."""
     if spec.status == "refused":
         return engine.status == "refused"
-    return engine.status == "output" and same_result(engine.output, spec.output)
+    return (
+        engine.status == "output"
+        and len(engine.outputs) == len(spec.outputs)
+        and all(same_result(e, s) for e, s in zip(engine.outputs, spec.outputs, strict=True))
+    )

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from formal.harness import cache, checks, example_run, kinds, status, tracing
+from formal.harness import cache, checks, example_run, kinds, needs, run, status, tools, tracing
 from formal.harness.example_run import ExampleOutcome
 from formal.harness.goals import group
 from formal.harness.sources import ROOT, read
-from formal.harness.why3 import Task, parse
+from formal.harness.why3 import Task, Why3Error, parse
 from sonnx_spec.requirements import catalogue
 
 SPEC = """
@@ -191,3 +192,39 @@ def test_a_mutated_file_assumes_nothing_proved_in_it():
     assert "  clone export A with axiom .\n" in unassumed  # a generic module keeps its axioms
     assert "    val f = g, goal .\n" in unassumed  # an instance's axioms become goals, never assumed
     assert "requires { n >= 0 }" in unassumed  # a program's contract is not a logic function's
+
+
+def test_a_second_prover_may_try_some_goals_only():
+    file = read(ROOT / "formal/foo.mlw", SPEC)
+    z3 = [
+        Task("foo_s1_same", (), 7, "proved", 0.1),
+        Task("foo_element'vc", ("foo_s1_post",), 6, "timeout", 5.0),
+    ]
+    cvc5 = [Task("foo_element'vc", ("foo_s1_post",), 6, "proved", 0.2)]  # what Z3 left unproved
+    goals = {g.goal: g for g in group(file, "foo", "Foo", {"Z3": z3, "cvc5": cvc5})}
+    assert goals["foo_s1_same"].answers == {"Z3": "proved"}  # cvc5 did not try it
+    assert goals["foo_s1_post"].answers == {"Z3": "timeout", "cvc5": "proved"}
+    with pytest.raises(ValueError, match="other tasks"):
+        group(file, "foo", "Foo", {"Z3": z3, "cvc5": [Task("foo_element'vc", ("other",), 6, "proved", 0.1)]})
+
+
+def test_the_other_provers_follow_only_where_the_first_did_not_prove():
+    z3 = tools.Prover("Z3", "z3", "4.8.12", "", "")
+    cvc5 = tools.Prover("cvc5", "cvc5", "1.0.3", "", "")
+    found = tools.Tools("1.5.1", (z3, cvc5), ROOT / "build/why3/why3.conf")
+    job = run.Job(ROOT / "formal/foo.mlw", ("FooInt",), z3, 5.0, then_others=True)
+    tasks = [
+        Task("a", (), 1, "proved", 0.1),
+        Task("b'vc", (), 2, "timeout", 5.0),
+        Task("b'vc", (), 3, "proved", 0),
+    ]
+    [follow] = run.follow_ups(found, job, tasks)
+    assert (follow.prover, follow.goals, follow.then_others) == (cvc5, ("b'vc",), False)
+    assert run.follow_ups(found, job, tasks[:1]) == []  # all proved: cvc5 is not run
+    assert run.follow_ups(found, replace(job, then_others=False), tasks) == []  # an IEEE module's run
+    assert run.follow_ups(found, job, Why3Error("does not load")) == []
+
+
+def test_an_ieee_module_needs_both_provers_and_others_one():
+    assert needs.needs_every_prover("AddBFloat16") and needs.needs_every_prover("ClipFloat64")
+    assert not needs.needs_every_prover("ClipInt8") and not needs.needs_every_prover("ClipConcrete")

@@ -2,8 +2,9 @@
 
 ``sample_node`` gives a node of an operator that the profile accepts: every input
 and attribute given, inputs of one shape (or of their declared rank), a variadic
-input twice, float attributes 0.5, tensor attributes of ones. Tests then break it
-one way at a time.
+input twice, float attributes 0.5, int attributes 1, tensor attributes of ones (no
+value of another kind, a permutation or a mode, fits every operator). Tests then
+break it one way at a time.
 """
 
 from __future__ import annotations
@@ -97,9 +98,13 @@ def sample_node(
             attributes[attribute.onnx] = 0.5
         elif attribute.kind == "int":
             attributes[attribute.onnx] = 1
-        else:
+        elif attribute.kind == "tensor":
             value = np.ones(shape, tensor_type(op, attribute.type or "", dtype))
             attributes[attribute.onnx] = numpy_helper.from_array(value)
+        else:  # a permutation, a mode: no value fits every operator
+            raise NotImplementedError(
+                f"sample_node: no value of kind {attribute.kind} for {op.name}'s {attribute.name}"
+            )
     outputs = [
         value_info(f"{t.onnx}_out", tensor_type(op, t.type, dtype), shape) for t in op.outputs
     ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)

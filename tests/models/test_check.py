@@ -19,9 +19,10 @@ from graphs import (
 from onnx import helper, numpy_helper
 from support import each_operator_and_type, req
 
-from sonnx_spec import Operator, check_model, rule, rules
+from sonnx_spec import Operator, SonnxError, check_model, rule, rules
 from sonnx_spec.models.check import DRY_RUN_LIMIT
-from sonnx_spec.models.findings import Finding, Report
+from sonnx_spec.models.findings import Finding, NodeError, NodeRef, Report
+from sonnx_spec.registry import ATTRIBUTE_KINDS
 from sonnx_spec.types import TYPES
 
 F32 = np.dtype(np.float32)
@@ -71,9 +72,39 @@ def test_GR4_clip_without_its_upper_bound_names_the_rule_its_old_id_and_its_page
     [finding] = check_model(model).findings
     assert (finding.rule, finding.node.op_type, finding.node.name) == ("GR4", "Clip", "limit")
     assert "input M (ONNX 'max') is omitted" in finding.message
-    assert "CLIP_R2" in finding.formerly
+    assert (finding.draft_labels, finding.formerly) == (("R2",), ("CLIP_R2",))  # R1 was about L
     assert finding.link() == "general-rules.html#GR4"
     assert finding.link("https://example.org/sonnx/") == "https://example.org/sonnx/general-rules.html#GR4"
+
+
+@req("GR3", "GR4", "GEN_C1")
+def test_a_finding_names_the_drafts_label_for_the_tensor_at_fault() -> None:
+    x, b = value_info("x", F32, [3]), value_info("b", np.dtype(np.float64), [3])
+    y = value_info("y", F32, [3])
+    no_low = helper.make_node("Clip", ["x", "", "high"], ["y"])
+    [finding] = check_model(make_model([no_low], [x], [y], {"high": np.float32(1)})).findings
+    assert (finding.rule, finding.draft_labels, finding.formerly) == ("GR4", ("R1",), ("CLIP_R1",))
+    add = helper.make_node("Add", ["x", "b"], ["y"])
+    [finding] = only(check_model(make_model([add], [x, b], [y])), "GR3")
+    assert finding.draft_labels == ("E_ADD_FLOAT_CONSTR_B_0020", "E_ADD_INT_CONSTR_B_0020")
+    boolean = value_info("x", np.dtype(bool), [3])
+    [finding] = only(
+        check_model(make_model([helper.make_node("Abs", ["x"], ["y"])], [boolean], [y])), "GEN_C1"
+    )
+    assert (finding.draft_labels, finding.formerly) == (("R1",), ("ABS_R1",))
+    no_alpha = helper.make_node("LeakyRelu", ["x"], ["y"])
+    [finding] = only(check_model(make_model([no_alpha], [x], [y])), "GR4")
+    assert finding.draft_labels == ("R1",)  # LeakyRelu's R1: "attribute alpha must be set"
+
+
+@req("GR4")
+def test_a_node_error_keeps_the_drafts_label_of_the_refusal() -> None:
+    refusal = SonnxError("GR4", "clip: input M is not given", operator="clip", tensor="M")
+    error = NodeError(NodeRef(3, "Clip", "limit"), refusal)
+    assert (error.operator, error.tensor, error.draft_labels) == ("clip", "M", ("R2",))
+    assert str(error).startswith(
+        'node 3 (Clip "limit"): clip: input M is not given — GR4 (Clip\'s draft: R2): '
+    )
 
 
 WITH_ATTRIBUTES = [op for op in OPERATORS if op.attributes]
@@ -119,9 +150,12 @@ def test_GEN_C1_a_type_outside_the_signature_is_named(op: Operator, outside: int
 def test_GEN_C1_an_attribute_of_another_kind_is_named() -> None:
     for op in WITH_ATTRIBUTES:  # none until an operator with attributes joins the registry
         sample = sample_node(op, op.dtypes(op.main_type)[0])
-        sample.node.attribute[0].CopyFrom(helper.make_attribute(sample.node.attribute[0].name, "text"))
+        spec = next(a for a in op.attributes if a.onnx == sample.node.attribute[0].name)
+        other = 1 if spec.kind == "string" else "text"  # a value of another kind than the declared one
+        sample.node.attribute[0].CopyFrom(helper.make_attribute(spec.onnx, other))
         findings = [f for f in check_model(sample.model()).findings if f.rule == "GEN_C1"]
-        assert findings and "is of type STRING" in findings[0].message
+        kind = "INT" if spec.kind == "string" else "STRING"
+        assert findings and f"is of type {kind}, not {ATTRIBUTE_KINDS[spec.kind]}" in findings[0].message
 
 
 def _alike(op: Operator) -> int:
@@ -337,8 +371,9 @@ def test_MODEL_C5_a_huge_dimension() -> None:
     for value in (model.graph.input[0], model.graph.output[0]):
         value.type.tensor_type.shape.dim[0].dim_value = 2**62
     report = check_model(model)
-    assert {f.rule for f in report.findings} == {"MODEL_C5"}
-    assert "holds 18446744073709551616 bytes" in report.findings[0].message
+    assert {f.rule for f in report.errors} == {"MODEL_C5"}
+    assert "holds 18446744073709551616 bytes" in report.errors[0].message
+    assert [f.rule for f in report.undecided] == ["MODEL_C4"]  # Abs is not computed on it
 
 
 @req("MAX_E1", "MAX_C1")
@@ -349,7 +384,7 @@ def test_rules_the_checker_cannot_compute_on_are_undecided_not_passed() -> None:
     report = check_model(make_model([node], inputs, [value_info("y", F32, [size])]))
     assert not report.in_profile and not report.errors
     undecided = {f.rule for f in report.undecided}
-    assert undecided == {r.id for r in rules().values() if r.operator == "max" and r.static}
+    assert undecided == {r.id for r in rules().values() if r.operator == "max" and r.static} | {"MODEL_C4"}
 
 
 def test_the_types_of_the_registry_are_all_checked() -> None:

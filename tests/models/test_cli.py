@@ -64,7 +64,7 @@ def test_check_names_the_rule_the_node_and_the_link(clip_without_upper_bound: Pa
     done = sonnx_spec("check", clip_without_upper_bound, "--site", "https://sonnx.example/spec", script=True)
     assert done.returncode == 1
     line = done.stdout.splitlines()[1]
-    assert line.startswith('  node 0 (Clip "limit") — GR4 (formerly CLIP_R1, CLIP_R2) — input M')
+    assert line.startswith('  node 0 (Clip "limit") — GR4 (Clip\'s draft: R2; formerly CLIP_R2) — input M')
     assert line.endswith("— https://sonnx.example/spec/general-rules.html#GR4")
 
 
@@ -79,7 +79,8 @@ def test_check_json_is_a_list_of_findings(clip_without_upper_bound: Path) -> Non
         "op_type": "Clip",
     }
     assert "input M (ONNX 'max') is omitted" in finding["message"]
-    assert finding["link"] == "general-rules.html#GR4" and "CLIP_R2" in finding["formerly"]
+    assert finding["link"] == "general-rules.html#GR4"
+    assert (finding["draft_labels"], finding["formerly"]) == (["R2"], ["CLIP_R2"])  # M is R2, L was R1
 
 
 @req("GR4")
@@ -92,6 +93,7 @@ def test_check_sarif_names_the_rule_and_the_node(clip_without_upper_bound: Path)
     [result] = run["results"]
     assert (result["ruleId"], result["level"], result["ruleIndex"]) == ("GR4", "error", 0)
     assert result["locations"][0]["logicalLocations"][0]["name"] == "limit"
+    assert result["properties"] == {"draft_labels": ["R2"], "formerly": ["CLIP_R2"]}
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(
         clip_without_upper_bound
     )

@@ -22,6 +22,11 @@ A module ``<operator>.py`` gives:
     ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose;
 ``BACKEND_RULES``, ``SEMANTICS``
     the rule an ONNX backend case exercises: listed, else ``SEMANTICS``.
+
+Every operator's cases also include, for each type, the rows of its special-values table (``[[special]]``
+in its rules file, :func:`table_cases`): the spec's table is run on the engines too, with no module to edit.
+A module may leave rows out where an engine cannot survive them: ``table_left_out(inputs, dtype)``, true for
+the rows not run (with the reason in its docstring).
 """
 
 from __future__ import annotations
@@ -38,8 +43,16 @@ import ml_dtypes
 import numpy as np
 
 from sonnx_spec import FLOAT_TYPES, operators
+from sonnx_spec.pages.special_values import Row, rows_of
 
 ORDINARY = "ordinary"  # the one topic on which every engine must agree with the spec
+TABLE_TOPICS = {  # the topic of a table row, from the values it names, in this order; the last always applies
+    "NaN": ("NaN",),
+    "infinity": ("∞",),
+    "subnormal": ("subnormal",),
+    "signed zero": ("−0", "+0"),
+    "extreme values": ("",),
+}
 
 Inputs = tuple[np.ndarray | None, ...]  # in the order of the operator's inputs; None where omitted
 
@@ -120,5 +133,42 @@ def cases(op: str, dtype: np.dtype) -> list[Case]:
         name, topic, inputs, *attributes = row
         assert topic in module.TOPICS, (op, name, topic)
         result.append(Case(op, name, topic, inputs, attributes[0] if attributes else {}))
+    result += table_cases(op, np.dtype(dtype))
     assert len({case.name for case in result}) == len(result), [case.name for case in result]
     return sorted(result, key=lambda case: module.TOPICS.index(case.topic))
+
+
+def table_cases(op: str, dtype: np.dtype) -> list[Case]:
+    """The rows of the operator's special-values table that hold for ``dtype``, as cases (0-d tensors)."""
+    left_out = getattr(modules()[op], "table_left_out", lambda inputs, dtype: False)
+    result = []
+    for row in rows_of(op):
+        if dtype in row.types and not left_out(row.inputs, dtype):
+            args, kwargs = row.call(dtype)
+            given = [*row.inputs, *(f"{name} = {value}" for name, value in row.attributes)]
+            name = f"table: {', '.join(given)}"
+            result.append(
+                Case(op, name, table_topic(op, row), tuple(map(_read_only, args)), _read_only(kwargs))
+            )
+    return result
+
+
+def table_topic(op: str, row: Row) -> str:
+    """The module's topic for a table row: the one whose explanation cites the row's rule, if only one does
+    (engines known to depart from that rule are explained there); else the first topic its values name."""
+    module = modules()[op]
+    explained = [topic for topic, explanation in module.EXPLAINED.items() if explanation.rule == row.rule]
+    if len(explained) == 1:
+        return explained[0]
+    names = [*row.inputs, *(str(v) for _, v in row.attributes), row.output]
+    family = [topic for topic in TABLE_TOPICS if topic in module.TOPICS]
+    return next(t for t in family if any(mark in name for name in names for mark in TABLE_TOPICS[t]))
+
+
+def _read_only(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {name: _read_only(v) for name, v in value.items()}
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False  # the spec and every engine see the same input
+    return value

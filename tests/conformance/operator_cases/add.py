@@ -6,13 +6,13 @@ import math
 
 import ml_dtypes
 import numpy as np
+from elementwise_cases import SHAPE_TOPICS, broadcast_refused, shape_rows
 
-from . import ORDINARY, Divergence, Explanation, Values
+from . import ORDINARY, Values
 
 TOPICS = (
     ORDINARY,
-    "empty and 0-d",
-    "different shapes",
+    *SHAPE_TOPICS,
     "integer overflow",
     "extreme values",
     "rounding",
@@ -30,11 +30,7 @@ def rows(v: Values) -> list[tuple]:
     rows = [
         ("small values", ORDINARY, (v([0, 1, 5]), v([2, 3, 4]))),
         ("rank 2", ORDINARY, (v([[0, 5], [7, 1]]), v([[3, 1], [4, 9]]))),
-        ("0-d A and B", "empty and 0-d", (v(3), v(5))),
-        ("empty A and B", "empty and 0-d", (v(np.zeros((0, 2))), v(np.zeros((0, 2))))),
-        ("(2, 3) and (3,)", "different shapes", (v([[0, 1, 2], [3, 4, 5]]), v([1, 1, 1]))),
-        ("(3,) and 0-d", "different shapes", (v([0, 1, 2]), v(1))),
-        ("(2,) and (3,): no common shape", "different shapes", (v([0, 1]), v([0, 1, 2]))),
+        *shape_rows(v, [3, 1, 2], [5, 1, 1]),
         ("highest and lowest", "extreme values", (v([v.highest, v.lowest]), v([v.lowest, v.highest]))),
     ]
     if v.signed:
@@ -62,18 +58,7 @@ def rows(v: Values) -> list[tuple]:
     ]
 
 
-EXPLAINED = {
-    "different shapes": Explanation(
-        "ADD_C1",
-        "ONNX's Add broadcasts A and B to a common shape, and numpy and the engines do; the profile "
-        "requires one shape and refuses the input (a model makes the broadcast explicit, with Expand).",
-    ),
-}
-BACKEND_DIVERGENCES = {
-    "test_add_bcast": Divergence(
-        "ADD_C1", "B of shape (5,) is broadcast to A's shape (3, 4, 5); the profile requires one shape."
-    ),
-}
+EXPLAINED, BACKEND_DIVERGENCES = broadcast_refused("Add", "ADD_C1")
 _INTEGER_CASES = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
 BACKEND_RULES = {f"test_add_{t}": "ADD_S2" for t in _INTEGER_CASES}
 SEMANTICS = "ADD_S3"

@@ -6,13 +6,13 @@ import math
 
 import ml_dtypes
 import numpy as np
+from elementwise_cases import SHAPE_TOPICS, broadcast_refused, shape_rows
 
-from . import ORDINARY, Divergence, Explanation, Values
+from . import ORDINARY, Values
 
 TOPICS = (
     ORDINARY,
-    "empty and 0-d",
-    "different shapes",
+    *SHAPE_TOPICS,
     "integer overflow",
     "extreme values",
     "rounding",
@@ -30,11 +30,7 @@ def rows(v: Values) -> list[tuple]:
     rows = [
         ("small values", ORDINARY, (v([2, 3, 5]), v([0, 1, 4]))),
         ("rank 2", ORDINARY, (v([[3, 5], [7, 9]]), v([[3, 1], [4, 9]]))),
-        ("0-d A and B", "empty and 0-d", (v(5), v(3))),
-        ("empty A and B", "empty and 0-d", (v(np.zeros((0, 2))), v(np.zeros((0, 2))))),
-        ("(2, 3) and (3,)", "different shapes", (v([[1, 2, 3], [4, 5, 6]]), v([1, 1, 1]))),
-        ("(3,) and 0-d", "different shapes", (v([1, 2, 3]), v(1))),
-        ("(2,) and (3,): no common shape", "different shapes", (v([0, 1]), v([0, 1, 2]))),
+        *shape_rows(v, [5, 1, 2], [3, 1, 1]),
         ("x - x at the extremes", "extreme values", (v([v.highest, v.lowest]), v([v.highest, v.lowest]))),
     ]
     if v.signed:
@@ -60,18 +56,7 @@ def rows(v: Values) -> list[tuple]:
     ]
 
 
-EXPLAINED = {
-    "different shapes": Explanation(
-        "SUB_C1",
-        "ONNX's Sub broadcasts A and B to a common shape, and numpy and the engines do; the profile "
-        "requires one shape and refuses the input (a model makes the broadcast explicit, with Expand).",
-    ),
-}
-BACKEND_DIVERGENCES = {
-    "test_sub_bcast": Divergence(
-        "SUB_C1", "B of shape (5,) is broadcast to A's shape (3, 4, 5); the profile requires one shape."
-    ),
-}
+EXPLAINED, BACKEND_DIVERGENCES = broadcast_refused("Sub", "SUB_C1")
 _INTEGER_CASES = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
 BACKEND_RULES = {f"test_sub_{t}": "SUB_S2" for t in _INTEGER_CASES}
 SEMANTICS = "SUB_S3"

@@ -66,31 +66,31 @@ class Example:
     def arguments(self, dtype: np.dtype) -> tuple[list[Any], dict[str, Any]]:
         """The call of the operator for one of the example's types."""
         op = self.spec
-        types = _input_types(op, len(self.inputs))
+        types = input_types(op, len(self.inputs))
         args = [
-            to_numpy(value, _dtype_of(op, t, dtype)) for (_, value), t in zip(self.inputs, types, strict=True)
+            to_numpy(value, dtype_of(op, t, dtype)) for (_, value), t in zip(self.inputs, types, strict=True)
         ]
         kwargs = {}
         for attribute in op.attributes:
             value = self.attributes[attribute.name]
             if attribute.kind == "tensor":
-                kwargs[attribute.name] = to_numpy(value, _dtype_of(op, attribute.type or "", dtype))
+                kwargs[attribute.name] = to_numpy(value, dtype_of(op, attribute.type or "", dtype))
             else:
                 kwargs[attribute.name] = value
         return args, kwargs
 
     def expected_array(self, dtype: np.dtype) -> np.ndarray:
         op = self.spec
-        return np.asarray(to_numpy(self.expected, _dtype_of(op, op.outputs[0].type, dtype)))
+        return np.asarray(to_numpy(self.expected, dtype_of(op, op.outputs[0].type, dtype)))
 
 
-def _input_types(op: Operator, count: int) -> list[str]:
+def input_types(op: Operator, count: int) -> list[str]:
     if op.inputs and op.inputs[0].variadic:
         return [op.inputs[0].type] * count
     return [t.type for t in op.inputs]
 
 
-def _dtype_of(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
+def dtype_of(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
     """The type a tensor typed ``type_name`` has in the example run for ``dtype``."""
     allowed = op.dtypes(type_name)
     return dtype if dtype in allowed else allowed[0]

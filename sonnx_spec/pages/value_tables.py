@@ -1,22 +1,19 @@
-"""Tables computed by the reference while the site is built (the code the pages' live cells run).
+"""The special values of each type by name (NaN, ±0, ±∞, extremes), the notation of the pages' tables,
+and the types table computed while the site is built (the Jupyter kernel of a live cell imports this).
 
-A special-values table runs an operator on the special values of every type of
-a family (NaN, ±0, ±∞, extremes) and shows what it returns or which rule
-refuses the input. Nothing here decides a result: the reference does.
-No Sphinx here: the Jupyter kernel of a live cell imports this module.
+The special-values tables themselves are data: :mod:`.special_values`.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import ml_dtypes
 import numpy as np
 
-from sonnx_spec import FAMILIES, TYPES, Operator, SonnxError, operators
+from sonnx_spec import TYPES
 
 FLOAT_SPECIALS: dict[str, Callable[[np.dtype], float]] = {
     "NaN": lambda t: math.nan,
@@ -43,40 +40,6 @@ INT_SPECIALS: dict[str, Callable[[np.dtype], int]] = {
     "max": lambda t: int(np.iinfo(t).max),
 }
 BOOL_SPECIALS = {"true": True, "false": False}
-UNARY = {
-    "float": ["NaN", "−∞", "lowest", "−1", "−min subnormal", "−0", "+0", "+1", "max", "+∞"],
-    "int": ["min", "min + 1", "−1", "0", "1", "max"],
-}
-BINARY = {
-    "float": [
-        ("NaN", "+1"),
-        ("+1", "NaN"),
-        ("+0", "−0"),
-        ("−0", "+0"),
-        ("−0", "−0"),
-        ("+1", "+0"),
-        ("+1", "−0"),
-        ("+0", "+0"),
-        ("+∞", "+∞"),
-        ("+∞", "−∞"),
-        ("−∞", "+1"),
-        ("max", "max"),
-        ("max", "+2"),
-        ("min subnormal", "+2"),
-    ],
-    "int": [
-        ("max", "1"),
-        ("min", "−1"),
-        ("min", "1"),
-        ("max", "max"),
-        ("min", "min"),
-        ("max", "2"),
-        ("1", "0"),
-        ("0", "0"),
-        ("−1", "2"),
-    ],
-}
-"""The default cases of an operator of two inputs: the questions implementers ask of every one."""
 
 
 class Table:
@@ -123,14 +86,7 @@ def show(value: np.generic) -> str:
     return text.replace("-", "−")
 
 
-def outcome(op: Operator, args: list[Any], kwargs: Mapping[str, Any]) -> str:
-    try:
-        return show(op.function(*args, **kwargs)[()])
-    except SonnxError as error:
-        return f"refused: {error.req_id}"
-
-
-def _value(name: str, dtype: np.dtype) -> np.generic | None:
+def special_value(name: str, dtype: np.dtype) -> np.generic | None:
     if dtype == np.bool_:
         return np.bool_(BOOL_SPECIALS[name]) if name in BOOL_SPECIALS else None
     specials = INT_SPECIALS if dtype.kind in "iu" else FLOAT_SPECIALS
@@ -140,46 +96,6 @@ def _value(name: str, dtype: np.dtype) -> np.generic | None:
     if dtype.kind == "u" and value < 0:
         return None
     return np.array(value, dtype=dtype)[()]
-
-
-def default_cases(op: Operator, family: str) -> list[tuple[str, ...]]:
-    """Every special value for one input; the standard pairs for two inputs of one type."""
-    arity = len(op.input_names(2))
-    if arity == 1:
-        return [(name,) for name in UNARY[family]]
-    if arity == 2 and len({t.type for t in op.inputs}) == 1:
-        return BINARY[family]
-    raise ValueError(f"{op.name}: give the cases of its special-values table")
-
-
-def table(
-    operator: str,
-    family: str,
-    cases: Sequence[Sequence[str]] | None = None,
-    attributes: Mapping[str, Any] | None = None,
-) -> Table:
-    """What ``operator`` gives on ``cases`` (names of special values, one per input) for every type
-    of ``family`` it takes; "—" where a value does not exist in a type (−1 in uint8)."""
-    op = operators()[operator]
-    cases = default_cases(op, family) if cases is None else cases
-    types = [t for t in FAMILIES[family] if t in op.dtypes(op.main_type)]
-    names = op.input_names(len(cases[0]))
-    input_types = [op.inputs[0].type] * len(names) if op.inputs[0].variadic else [t.type for t in op.inputs]
-    rows = []
-    for case in cases:
-        cells = list(case)
-        for dtype in types:
-            args = [
-                _value(value, dtype if dtype in op.dtypes(t) else op.dtypes(t)[0])
-                for value, t in zip(case, input_types, strict=True)
-            ]
-            cells.append("—" if any(a is None for a in args) else outcome(op, args, attributes or {}))
-        rows.append(cells)
-    given = ", ".join(f"{k} = {v}" for k, v in (attributes or {}).items())
-    call = f"{operator}({', '.join(names)}{'; ' + given if given else ''})"
-    scalars = {t.name for t in op.inputs if t.rank == 0}
-    headers = [n if n in scalars else f"{n}[i]" for n in names]
-    return Table(headers + [t.name for t in types], rows, f"{call}[i], {family} family")
 
 
 def types_table() -> Table:
