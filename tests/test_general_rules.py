@@ -499,3 +499,22 @@ def test_an_attribute_of_an_operator_with_a_variadic_input_is_named_as_itself() 
         with raises_req("GEN_C1") as info:
             checked(np.ones(2, np.float32), axis=0.5)
     assert (info.value.operator, info.value.tensor) == ("gather_all", "axis")
+
+
+@req("GEN_C2")
+def test_GEN_C2_a_call_the_declaration_does_not_foresee_is_still_refused_with_the_rule() -> None:
+    """The last resort of bind_arguments: a signature at odds with its declaration (here an input Y that
+    Abs does not declare) makes Python refuse the call; the refusal is still GEN_C2, not a TypeError."""
+    import inspect
+
+    from sonnx_spec.checks import bind_arguments
+
+    def abs_with_two_inputs(X, Y):
+        return X
+
+    X = np.ones(2, np.float32)
+    signature = inspect.signature(abs_with_two_inputs)
+    with raises_req("GEN_C2") as info:
+        bind_arguments(sonnx_spec.operators()["abs"], signature, (X,), {})
+    assert info.value.problem == "abs: missing a required argument: 'Y'"
+    assert info.value.__cause__ is None and info.value.__suppress_context__
