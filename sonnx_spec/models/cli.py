@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SonnxError
+from ..suite.errors import SuiteError
 from .findings import ModelRefused, ModelUnreadable, Report
 from .load import require_onnx
 
@@ -38,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
         "2 the model or the inputs cannot be read.",
     )
     main.add_argument("--version", action="version", version=f"sonnx-spec {__version__}")
-    commands = main.add_subparsers(dest="command", required=True, metavar="{check,run,compare}")
+    commands = main.add_subparsers(dest="command", required=True, metavar="{check,run,compare,suite}")
     site = {
         "default": os.environ.get(SITE_VARIABLE, ""),
         "help": f"the specification site's address, to make links absolute (default: ${SITE_VARIABLE})",
@@ -64,6 +65,22 @@ def parser() -> argparse.ArgumentParser:
     compare.add_argument("--engine", choices=("onnxruntime", "onnx-reference"), default="onnxruntime")
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.add_argument("--site", **site)
+
+    suite = commands.add_parser("suite", help="the conformance suite: export it, or grade an engine with it")
+    steps = suite.add_subparsers(dest="step", required=True, metavar="{export,run}")
+    export = steps.add_parser("export", help="write every case as ONNX backend tests into a new folder")
+    export.add_argument("folder")
+    export.add_argument("--operators", help="comma-separated operators (default: all)")
+    grade = steps.add_parser("run", help="grade an engine on an exported suite")
+    grade.add_argument("folder")
+    grade.add_argument(
+        "--engine",
+        required=True,
+        help="onnxruntime, onnx-reference, reference, or a module (dotted name or .py file) "
+        "with prepare(model_bytes) and run(session, inputs)",
+    )
+    grade.add_argument("--output", help="write grades.json, junit.xml and summary.md into this folder")
+    grade.add_argument("--format", choices=("text", "json"), default="text")
     return main
 
 
@@ -76,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return UNREADABLE
     try:
         return COMMANDS[arguments.command](arguments)
-    except ModelUnreadable as error:
+    except (ModelUnreadable, SuiteError) as error:
         print(f"sonnx-spec: {error}", file=sys.stderr)
         return UNREADABLE
     except ModelRefused as refused:
@@ -137,7 +154,13 @@ def _compare(arguments: argparse.Namespace) -> int:
     return 0 if comparison.agree else NOT_IN_PROFILE
 
 
-COMMANDS = {"check": _check, "run": _run, "compare": _compare}
+def _suite(arguments: argparse.Namespace) -> int:
+    from ..suite.cli import suite_command
+
+    return suite_command(arguments, emit)
+
+
+COMMANDS = {"check": _check, "run": _run, "compare": _compare, "suite": _suite}
 
 
 def _check_output(report: Report, arguments: argparse.Namespace) -> str:

@@ -1,0 +1,60 @@
+"""A case as ONNX files: a one-node model and its tensors, in the layout of ONNX's backend node tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..registry import Operator, operators
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def output_type(spec: Operator, inputs: Sequence[np.dtype], attributes: dict[str, Any]) -> np.dtype:
+    """The element type of the first output for inputs of the given types: its fixed type (bool), or
+    the type of the first input or tensor attribute of the same type variable."""
+    wanted = spec.outputs[0].type
+    if wanted not in spec.types:
+        return spec.dtypes(wanted)[0]
+    variadic = bool(spec.inputs) and spec.inputs[0].variadic
+    types = [spec.inputs[0].type] * len(inputs) if variadic else [t.type for t in spec.inputs]
+    typed = list(zip(types, inputs, strict=True))
+    typed += [(a.type, np.asarray(attributes[a.name]).dtype) for a in spec.attributes if a.kind == "tensor"]
+    return next(dtype for name, dtype in typed if name == wanted)
+
+
+def one_node_model(
+    operator: str, inputs: Sequence[np.ndarray], attributes: dict[str, Any], output: np.dtype | None = None
+) -> onnx.ModelProto:
+    """``operator`` applied to graph inputs x0, x1, … of the inputs' types and shapes, giving y0; its opset
+    is the version of the ONNX operator the profile is based on, so that the node resolves to it."""
+    from onnx import helper, numpy_helper
+
+    spec = operators()[operator]
+    dtypes = [a.dtype for a in inputs]
+    output = output_type(spec, dtypes, attributes) if output is None else output
+    values = {
+        a.onnx: numpy_helper.from_array(np.asarray(attributes[a.name]))
+        if a.kind == "tensor"
+        else attributes[a.name]
+        for a in spec.attributes
+    }
+    names = [f"x{i}" for i in range(len(inputs))]
+    shape = np.broadcast_shapes(*(a.shape for a in inputs))  # the cases' operators are element-wise
+    graph = helper.make_graph(
+        [helper.make_node(spec.onnx, names, ["y0"], **values)],
+        f"sonnx_{operator}",
+        [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+            for n, a in zip(names, inputs, strict=True)
+        ],
+        [helper.make_tensor_value_info("y0", helper.np_dtype_to_tensor_dtype(output), shape)],
+    )
+    opset = [helper.make_opsetid("", spec.version)]
+    ir_version = helper.find_min_ir_version_for(
+        opset
+    )  # the newest onnx writes one older engines may not read
+    return helper.make_model(graph, opset_imports=opset, ir_version=ir_version)
