@@ -45,6 +45,16 @@ def where_lowest(X: Array) -> tuple[int, ...] | None:
     return first_index(lowest) if lowest.any() else None
 
 
+def keep_bits(keep: np.ndarray, X: Array) -> np.ndarray:
+    """A new array of X's shape and type: X[i] where ``keep[i]``, bit for bit, and every bit 0 elsewhere
+    (the integer 0, or +0). One multiplication of the bit patterns by 1 or 0: select_bits with a zero
+    ``other``, at a third of its cost."""
+    bits = np.dtype(f"u{X.dtype.itemsize}")
+    out = np.empty(X.shape, X.dtype)
+    np.multiply(np.asarray(X).view(bits), keep, out=out.view(bits))
+    return out
+
+
 def select_bits(keep: np.ndarray, X: Array, other: Array) -> np.ndarray:
     """A new array of X's shape and type: X[i] where ``keep[i]``, ``other[i]`` elsewhere, bit for bit
     (a zero keeps its sign, a NaN its payload). The bit patterns are multiplied by 1 or 0 and

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..families import UNARY, member
-from ..families.elementwise import select_bits
+from ..families.elementwise import keep_bits
 from ..registry import Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -28,7 +28,7 @@ def relu(X: Array) -> np.ndarray:
         kept = ~(X < 0)  # RELU_S1, RELU_S2: X[i] ≥ 0, and −0 and NaN, which are not < 0
     # RELU_C1, RELU_C2: X's shape and type. RELU_S1: X[i] where kept, bit for bit; 0 elsewhere, every bit
     # 0: the integer 0, or +0 (RELU_S2).
-    return select_bits(kept, X, np.zeros(X.shape, X.dtype))
+    return keep_bits(kept, X)
 
 
 relu = operator(
