@@ -130,13 +130,12 @@ SUBMISSION_WINDOW = 72 * 3600
 and whatever landed just before them (proving a little more than needed is safe)."""
 
 
-def ci_verification() -> list[str]:
-    """In CI no committed record is trusted as it is: the records the submission changed (or stale ones)
-    are proved again, cold, and checked (formal/harness/changes.py). The submission starts after
-    SONNX_CI_BASE when the landing system gives it, else after the newest commit older than the window;
-    with no such commit, every record is proved again. Outside CI: nothing (records are reused)."""
+def ci_base() -> str | None:
+    """In CI, the commit the submission starts after: SONNX_CI_BASE when the landing system gives it, else
+    the newest commit older than the window; "" when there is none (everything is the submission).
+    Outside CI: None (committed records are reused as they are)."""
     if not CI:
-        return []
+        return None
     base = os.environ.get("SONNX_CI_BASE")
     if not base:
         head = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
@@ -145,6 +144,15 @@ def ci_verification() -> list[str]:
             ["git", "rev-list", "-1", f"--before={before}", "HEAD"], cwd=ROOT, capture_output=True, text=True
         )
         base = found.stdout.strip()
+    return base
+
+
+def ci_verification() -> list[str]:
+    """In CI no committed proof record is trusted as it is: the records the submission changed (or stale
+    ones) are proved again, cold, and checked (formal/harness/changes.py)."""
+    base = ci_base()
+    if base is None:
+        return []
     return ["--verify", "--since", base] if base else ["--verify"]
 
 
@@ -265,8 +273,9 @@ def bench(session: nox.Session) -> None:
 def mutants(session: nox.Session) -> None:
     """Mutation testing of the reference (mutmut): every mutant is killed by a test, or explained.
 
-    A module's results are reused while its inputs are unchanged (mutation/modules.py); mutmut runs the
-    other modules' mutants only. ``-- <mutant names or patterns>`` runs those and updates no score."""
+    A module's committed record (mutation/records/) is reused while its inputs are unchanged
+    (mutation/modules.py); mutmut runs the other modules' mutants only. In CI, the records the submission
+    changed are made again too. ``-- <mutant names or patterns>`` runs those and updates no score."""
     install(session, "test", "oracles", "mutants")
     sources = MUTATION.digest()
     MUTATION.record(None)
@@ -277,6 +286,10 @@ def mutants(session: nox.Session) -> None:
         return
     records = modules.Records(ROOT)
     stale = records.stale()
+    base = ci_base()
+    if base is not None:  # CI: no record is trusted that no CI run made
+        changed = records.changed_since(base) if base else list(records.modules)
+        stale = sorted({*stale, *changed})
     names = records.to_run(stale)
     if names:
         logged(session, "mutants", "mutmut", "run", *names, env=env)
@@ -284,6 +297,7 @@ def mutants(session: nox.Session) -> None:
     reused = len(records.modules) - len(stale)
     session.log(
         f"Mutation: {len(stale)} modules run, {reused} reused from {records.folder.relative_to(ROOT)}/"
+        + ("; commit the records" if stale and base is None else "")
     )
     session.run("python", "mutation/report.py", f"--status={MUTATION.path}")
     MUTATION.record(sources)

@@ -1,10 +1,12 @@
-"""Mutation results per module of the reference, reused while the module's inputs are unchanged.
+"""Mutation results per module of the reference, committed and reused while the module's inputs are unchanged.
 
-``build/mutation/<module>.json`` holds what mutmut found for one module, with the key of what that
-depends on: the module, the test files that run its code (mutmut's coverage, ``mutants/mutmut-stats.json``)
-and what every module shares (``mutation-module`` in results.toml). ``nox -s mutants`` asks mutmut for
-the modules whose key changed only. A change elsewhere in the reference that hides a mutant of this
-module is not seen: CI starts from a clean clone and runs every module.
+``mutation/records/<module>.json`` holds what mutmut found for one module, the files that result depends
+on, and the digest of those files: the module, the test files that run its code (mutmut's coverage,
+``mutants/mutmut-stats.json``) and what every module shares (``mutation-module`` in results.toml), as they
+were when it was recorded. ``nox -s mutants`` asks mutmut for the modules whose files changed only. A file
+added later (a new operator's rules, its page) changes no record: tests only gain cases, and the
+mutants they killed stay killed; an edited or deleted one does. In CI, the records a submission changed are
+made again as well (``changed_since``), so that no record is trusted that no CI run made.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import ast
 import fnmatch
 import hashlib
 import json
+import subprocess
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -97,11 +100,15 @@ class Records:
             self._digests[path] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "-"
         return self._digests[path]
 
-    def key(self, module: str, tests: Iterable[str]) -> str:
+    def inputs(self, module: str, tests: Iterable[str]) -> list[str]:
+        """The files a module's record depends on, relative to the root: shared, the module, its tests."""
         files = {*self.shared_files, self.modules[module], *(self.root / t for t in tests)}
+        return sorted(path.relative_to(self.root).as_posix() for path in files)
+
+    def key(self, files: Iterable[str]) -> str:
         sha = hashlib.sha256()
-        for path in sorted(files):
-            sha.update(f"{path.relative_to(self.root).as_posix()}\0{self.file_digest(path)}\0".encode())
+        for name in sorted(files):
+            sha.update(f"{name}\0{self.file_digest(self.root / name)}\0".encode())
         return sha.hexdigest()
 
     def path(self, module: str) -> Path:
@@ -112,17 +119,31 @@ class Records:
         return json.loads(path.read_text("utf-8")) if path.exists() else None
 
     def stale(self) -> list[str]:
-        """The modules whose record is missing or was made from other inputs; digests are taken now."""
+        """The modules whose record is missing or whose files changed since; digests are taken now."""
         found = []
-        for module in self.modules:
+        for module, source in self.modules.items():
             record = self.load(module)
-            if record is None or record["key"] != self.key(module, record["tests"]):
+            own = source.relative_to(self.root).as_posix()
+            if record is None or own not in record["files"] or record["key"] != self.key(record["files"]):
                 found.append(module)
         return found
 
+    def changed_since(self, rev: str) -> list[str]:
+        """The modules whose record a commit since ``rev`` (or the work tree) changed: CI makes them again."""
+        folder = self.folder.relative_to(self.root).as_posix()
+        names = _git(self.root, "diff", "--name-only", rev, "--", folder)
+        names += _git(self.root, "ls-files", "--others", "--exclude-standard", "--", folder)
+        return sorted({Path(n).stem for n in names} & set(self.modules))
+
     def save(self, module: str, mutants: dict[str, str], stats: dict) -> None:
         tests = covering_tests(stats, module)
-        record = {"key": self.key(module, tests), "tests": tests, "mutants": dict(sorted(mutants.items()))}
+        files = self.inputs(module, tests)
+        record = {
+            "key": self.key(files),
+            "tests": tests,
+            "files": files,
+            "mutants": dict(sorted(mutants.items())),
+        }
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path(module).write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
 
@@ -145,3 +166,8 @@ class Records:
     def to_run(self, stale: Iterable[str]) -> list[str]:
         """mutmut's name patterns for the stale modules that have mutants."""
         return [p for m in stale if has_functions(self.modules[m]) for p in patterns(m)]
+
+
+def _git(root: Path, *args: str) -> list[str]:
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
+    return [line for line in done.stdout.splitlines() if line]

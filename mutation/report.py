@@ -2,7 +2,7 @@
 
     python mutation/report.py --status build/mutation.json
 
-Reads what mutmut found for each module of the reference (its record in ``build/mutation/``, written by
+Reads what mutmut found for each module of the reference (its record in ``mutation/records/``, written by
 ``nox -s mutants``: mutation/modules.py) and ``mutation/equivalent_mutants.toml`` (each mutant that
 survives because it computes the same thing, with why). Exits 1 if a mutant survived that is not
 explained there, or if an explained one was killed (the explanation is stale). The status file has no

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,6 +31,8 @@ FILES = {
     "sonnx_spec/limits.py": "LIMIT = 3\n",
     "sonnx_spec/models/check.py": "def check():\n    pass\n",
     "tests/support.py": "",
+    "tests/conformance/operator_cases/clip.py": "",
+    "sonnx_spec/requirements/clip.toml": "",
     "tests/test_clip.py": "def test_clip(): ...\n",
     "tests/test_xor.py": "def test_xor(): ...\n",
 }
@@ -116,6 +119,8 @@ def test_a_first_run_records_every_module_with_the_tests_that_run_it(tree: Path)
         ("tests/support.py", ["sonnx_spec", OPS, CLIP, XOR, "sonnx_spec.limits"]),  # every test uses it
         ("pyproject.toml", ["sonnx_spec", OPS, CLIP, XOR, "sonnx_spec.limits"]),  # mutmut's settings
         ("sonnx_spec/models/check.py", []),  # not mutated
+        ("sonnx_spec/requirements/clip.toml", ["sonnx_spec", OPS, CLIP, XOR, "sonnx_spec.limits"]),
+        ("tests/conformance/operator_cases/clip.py", []),  # mutmut runs no conformance test
     ],
 )
 def test_an_edit_makes_stale_the_modules_it_can_change_only(
@@ -137,3 +142,36 @@ def test_a_module_run_again_replaces_its_record_and_a_module_gone_loses_its_own(
     assert records.results()[CLIP] == {f"{CLIP}.x_clip__mutmut_1": "killed"}
     assert not records.path(XOR).exists() and XOR not in records.results()
     assert Records(tree).stale() == []
+
+
+@pytest.mark.parametrize(
+    "added", ["sonnx_spec/requirements/min.toml", "tests/registered_operators.py", "tests/test_min.py"]
+)
+def test_a_file_added_since_a_record_changes_none(tree: Path, added: str) -> None:
+    # a new operator's rules, helper or test: tests only gain cases; what they killed stays killed
+    run_all(tree)
+    (tree / added).write_text("# new\n")
+    assert Records(tree).stale() == []
+
+
+def test_a_recorded_file_deleted_makes_its_records_stale(tree: Path) -> None:
+    run_all(tree)
+    (tree / "tests/test_xor.py").unlink()
+    assert sorted(Records(tree).stale()) == [OPS, XOR]
+
+
+def test_ci_makes_again_the_records_a_submission_changed(tree: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tree, check=True, capture_output=True)
+
+    run_all(tree)
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+    records = Records(tree)
+    assert records.changed_since("HEAD") == []
+    record = records.load(CLIP)
+    record["mutants"][f"{CLIP}.x_clip__mutmut_2"] = "killed"  # a record claiming more than its run found
+    records.path(CLIP).write_text(json.dumps(record))
+    assert records.changed_since("HEAD") == [CLIP]
+    assert Records(tree).stale() == []  # its key still matches: only CI's rule catches it
