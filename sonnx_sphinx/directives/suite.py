@@ -51,14 +51,14 @@ def grades_section(results: list[Grades], cases: int, refused: int) -> list[str]
         f"The suite has {cases} cases, {refused} of them inputs the profile refuses. "
         "The engines below were graded with it while this site was built:",
         "",
-        *table(header, rows),
+        *table(header, rows, classes="sonnx-cards"),  # one card per engine, per operator, on a phone
     ]
     operators = sorted({g.operator for r in results for g in r.grades})
     per_operator = [
         [escape(op)] + [_cell(Counter(g.outcome for g in r.grades if g.operator == op)) for r in results]
         for op in operators
     ]
-    lines += table(["Operator", *(escape(r.engine) for r in results)], per_operator, classes="sonnx-wide")
+    lines += table(["Operator", *(escape(r.engine) for r in results)], per_operator, classes="sonnx-cards")
     for result in results:
         failed = [g for g in result.grades if g.outcome == "fail"]
         if failed:
