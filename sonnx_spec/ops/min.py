@@ -35,7 +35,7 @@ def min(*X: Array) -> np.ndarray:  # noqa: A001 - the operator's name
     shape = common_shape(X)
     if shape is None:
         raise SonnxError("MIN_E1", f"min: input shapes {shapes_of(X)} do not broadcast")
-    # MIN_P2, MIN_C3: Y is made with the common shape and the inputs' type
+    # MIN_P2, MIN_C2: Y is made with the common shape and the inputs' type
     Y = new_array("min", shape, X[0].dtype)
     return _ordered_min(X, Y)  # MIN_S1, MIN_S2: the least, in the order of MIN_S2
 
