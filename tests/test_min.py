@@ -186,3 +186,16 @@ def test_S1_64_bit_extremes_are_exact(dtype: np.dtype) -> None:
     X1 = np.array([info.max, info.min + 1], dtype)
     assert sonnx_min(X0, X1).tolist() == [info.max - 1, info.min]
     assert sonnx_min(X1, X0).tolist() == [info.max - 1, info.min]
+
+
+@req("GEN_E1", "MIN_P2")
+def test_GEN_E1_a_broadcast_result_too_large_for_memory_is_refused() -> None:
+    # The shapes broadcast (not MIN_E1), but their common shape holds 2^64 elements.
+    column = np.broadcast_to(np.zeros((1, 1), np.float32), (2**31, 1))  # views: no memory of their own
+    row = np.broadcast_to(np.zeros((1, 1), np.float32), (1, 2**33))
+    with raises_req("GEN_E1") as info:
+        sonnx_min(column, row)
+    assert info.value.problem == (
+        "min: a result of shape (2147483648, 8589934592) and type float32 "
+        "does not fit in this machine's memory"
+    )
