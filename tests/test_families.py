@@ -20,7 +20,8 @@ def test_an_unknown_family_is_refused() -> None:
 def test_an_operator_belongs_to_one_family_at_most() -> None:
     listed = [op.name for family in FAMILIES for op in members(family)]
     assert len(listed) == len(set(listed))
-    assert [op.name for op in members(VARIADIC)] == ["max"]
+    assert "max" in [op.name for op in members(VARIADIC)]  # a list of members would need an edit per operator
+    assert all(len(op.inputs) == 1 and op.inputs[0].variadic for op in members(VARIADIC))
     assert {"clip", "constant", "where"}.isdisjoint(listed)  # each a family of its own, for now
 
 
