@@ -30,7 +30,7 @@ LOGS = BUILD / "logs"
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 sys.path.insert(0, str(ROOT))  # results.py and mutation/: tooling beside the package, not installed
 from mutation import modules  # noqa: E402
-from results import declared  # noqa: E402
+from results import declared, digest_of  # noqa: E402
 
 # What each result depends on (results.toml): a result whose recorded digest matches is reused.
 RESULTS = declared(ROOT)
@@ -158,12 +158,19 @@ def ci_verification() -> list[str]:
 
 def prove(session: nox.Session, *args: str) -> None:
     BUILD.mkdir(exist_ok=True)
-    sources = PROOFS.digest()
+    before = inputs_but_records()
     PROOFS.record(None)  # a failed run writes a status of no known sources
     command = ["python", "-m", "formal.harness", f"--status={FORMAL_STATUS}", *(args or ci_verification())]
     output = logged(session, "formal", *command)
     session.log(output.strip().splitlines()[-1] + " (log: build/logs/formal.log)")
-    PROOFS.record(sources if not args else None)
+    # The records are the run's output as well as an input: the status is of the records as the run
+    # left them, and of the other inputs as they were when it started (unless edited meanwhile).
+    complete = not args and inputs_but_records() == before  # a partial run (--only) is never reused
+    PROOFS.record(PROOFS.digest() if complete else None)
+
+
+def inputs_but_records() -> str:
+    return digest_of(ROOT, [f for f in PROOFS.files() if f.parent != ROOT / "formal" / "proofs"])
 
 
 @nox.session

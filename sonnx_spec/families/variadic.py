@@ -1,4 +1,4 @@
-"""The variadic family (Max; Min to come): one or more tensors of one type, broadcast together, each
+"""The variadic family (Max, Min): one or more tensors of one type, broadcast together, each
 element of the result computed from the elements of every input at its index."""
 
 from __future__ import annotations
