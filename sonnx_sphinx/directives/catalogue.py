@@ -11,6 +11,7 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from sonnx_spec import FAMILIES
 from sonnx_spec.requirements import SOURCE_KINDS
 
 from ..data import BuildData
@@ -20,11 +21,11 @@ from .operator_page import onnx_url
 
 def _types(data: BuildData, name: str) -> str:
     op = data.operators[name]
-    families = {"int": "integers", "float": "floating point"}
+    families = {"int": "integers", "float": "floating point", "bool": "bool"}
     parts = []
     for family in op.families:
-        members = [t for t in op.numeric_types if (t.kind in "iu") == (family == "int")]
-        total = 8 if family == "int" else 4
+        members = [t for t in op.numeric_types if t in FAMILIES[family]]
+        total = len(FAMILIES[family])
         parts.append(families[family] if len(members) == total else ", ".join(t.name for t in members))
     return "; ".join(parts)
 
