@@ -21,8 +21,9 @@ TYPES: tuple[np.dtype, ...] = INT_TYPES + FLOAT_TYPES
 """The twelve SONNX types, in the order the site lists them."""
 BOOL = np.dtype(np.bool_)
 
-FAMILIES: dict[str, tuple[np.dtype, ...]] = {"int": INT_TYPES, "float": FLOAT_TYPES}
-"""Type family name -> its element types. A page specifies an operator once per family."""
+FAMILIES: dict[str, tuple[np.dtype, ...]] = {"int": INT_TYPES, "float": FLOAT_TYPES, "bool": (BOOL,)}
+"""Type family name -> its element types. A page specifies an operator once per family (bool is a
+family of its own for the operators whose type variable takes it: Not)."""
 
 TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
     "int": INT_TYPES,

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from sonnx_spec import FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators, rules
+from sonnx_spec import FAMILIES, FLOAT_TYPES, INT_TYPES, TYPES, Operator, SonnxError, operators, rules
 from sonnx_spec.compare import same_result
 from sonnx_spec.requirements import catalogue
 
@@ -319,8 +319,9 @@ class Member:
 
 
 def proved_in(ids: tuple[str, ...], dtype: np.dtype) -> tuple[str, ...]:
-    """The rules of ``ids`` that concern ``dtype``'s type family (int or float), as their rules files say."""
-    family = "float" if dtype in FLOAT_TYPES else "int"
+    """The rules of ``ids`` that concern ``dtype``'s type family (int, float or bool), as their rules files
+    say."""
+    family = next(name for name, members in FAMILIES.items() if dtype in members)
     return tuple(i for i in ids if family in rules()[i].families)
 
 

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from .. import ids
+from ..types import FAMILIES
 
 GENERAL_FILE = "general"
 SCOPE_PAGES = {ids.GENERAL: "general-rules", "model": "models"}
@@ -31,7 +32,7 @@ SOURCE_KINDS = {
     "decision": "Decisions of this specification",
 }
 """Kinds of sources, in the order the sources page lists them."""
-FAMILY_NAMES = ("int", "float")
+FAMILY_NAMES = tuple(FAMILIES)
 _RULE_KEYS = {"id", "families", "tensors", "statement", "origin", "math", "static"}
 _SOURCE_KEYS = {"title", "kind", "summary", "url", "path"}
 _FILE_KEYS = {"source", "rule", "general", "retired", "special"}  # special: sonnx_spec.pages.special_values

@@ -36,7 +36,7 @@ from ..data import BuildData
 from ..myst import SiteDirective, details, escape, from_docstring, need, table
 from .examples import doctest_text, live_marker, python_value
 
-FAMILY_TITLES = {"int": "integer", "float": "floating-point"}
+FAMILY_TITLES = {"int": "integer", "float": "floating-point", "bool": "bool"}
 TYPE_SET_TITLES = {
     "int": "integer",
     "signed": "signed integer",

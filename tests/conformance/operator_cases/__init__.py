@@ -90,6 +90,9 @@ class Values:
         self.dtype = dtype
         self.is_float = dtype in FLOAT_TYPES
         self.signed = self.is_float or np.issubdtype(dtype, np.signedinteger)
+        if dtype == np.bool_:  # bool (Not's type): false is its lowest value, true its highest
+            self.lowest, self.highest, self.subnormal = np.False_, np.True_, None
+            return
         info = ml_dtypes.finfo(dtype) if self.is_float else np.iinfo(dtype)
         self.lowest, self.highest = info.min, info.max
         self.subnormal = info.smallest_subnormal if self.is_float else None
