@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from support import Member, assert_same, raises_req, req, tensors, unchanged
 
 from sonnx_spec import TYPES

@@ -38,8 +38,8 @@ EXPLAINED: dict = {}
 BACKEND_DIVERGENCES = {
     "test_identity_sequence": Divergence(
         "GR2",
-        "The model's input is a sequence of tensors, which ONNX Identity-14 and later take; the profile takes "
-        "a tensor, with its one shape and element type, and refuses a sequence.",
+        "The model's input is a sequence of tensors, which ONNX Identity-14 and later take; the profile "
+        "takes a tensor, with its one shape and element type, and refuses a sequence.",
     ),
     "test_identity_opt": Divergence(
         "GR2",
