@@ -25,7 +25,7 @@ def identity(X: Array) -> np.ndarray:
     array([-0. ,  2.5], dtype=float32)
     """
     Y = new_array("identity", X.shape, X.dtype)  # IDENTITY_C1, IDENTITY_C2, IDENTITY_P1: a new array
-    np.copyto(Y, X)  # IDENTITY_S1, IDENTITY_S2: X has Y's type (GEN_C1, GR3): each element's bytes as they are
+    np.copyto(Y, X)  # IDENTITY_S1, IDENTITY_S2: X has Y's type (GEN_C1), so each element's bytes as they are
     return Y
 
 
