@@ -36,9 +36,10 @@ import numpy as np
 from sonnx_spec import TYPES, Operator, SonnxError, operators, rules
 from sonnx_spec.compare import same_result
 from sonnx_spec.rounding import rounded_to
+from sonnx_spec.types import BOOL
 
 Value = float | int | bool | list | None
-TYPE_NAMES = {t.name: t for t in TYPES}
+TYPE_NAMES = {t.name: t for t in (*TYPES, BOOL)}  # bool for an operator whose type variable takes it (Not)
 LINE = re.compile(r"^(?P<name>[A-Za-z]\w*)\s*=\s*(?P<value>.+)$")
 FENCE = re.compile(r"^(?P<colons>:{3,})\{example\}\s*(?P<title>.*)$")
 

@@ -43,6 +43,7 @@ TYPE_GROUPS = {
     "int": lambda t: t in FAMILIES["int"],
     "signed": lambda t: t.kind == "i",
     "unsigned": lambda t: t.kind == "u",
+    "bool": lambda t: t in FAMILIES["bool"],
 }
 _KEYS = {"inputs", "types", "output", "rule", "attributes"}
 _HEADER = re.compile(r"^[ \t]*\[\[special\]\]", re.MULTILINE)
@@ -70,7 +71,7 @@ class Row:
 
     @property
     def family(self) -> str:
-        return "int" if self.types[0] in FAMILIES["int"] else "float"
+        return next(name for name, members in FAMILIES.items() if self.types[0] in members)
 
     @property
     def refused(self) -> bool:

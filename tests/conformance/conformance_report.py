@@ -197,7 +197,8 @@ def _merge(entries: Iterable[tuple[tuple[int, str], str, Json]]) -> list[Json]:
 
 
 def _first_type(entry: Json) -> int:
-    return [t.name for members in FAMILIES.values() for t in members].index(entry["types"][0])  # bool last
+    """The place of an entry's first type: the families' order, bool (Not, Identity) after the twelve."""
+    return [t.name for members in FAMILIES.values() for t in members].index(entry["types"][0])
 
 
 def _cases(runs: _Runs) -> list[Json]:
