@@ -69,13 +69,15 @@ def tensor_type(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
 
 def sample_call(op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3)) -> tuple[list, dict]:
     """Arguments every operator accepts: tensors of ``shape`` (or of their declared rank) filled
-    with ones (True for bool), two inputs for a variadic one, float attributes 0.5."""
+    with ones (True for bool), two inputs for a variadic one, float attributes 0.5, int
+    attributes 1."""
 
     def ones(type_name: str, rank: int | None) -> np.ndarray:
         return np.ones(shape if rank is None else shape[:rank], tensor_type(op, type_name, dtype))
 
     args = [ones(t.type, t.rank) for t in op.inputs for _ in range(2 if t.variadic else 1)]
-    kwargs = {a.name: 0.5 if a.kind == "float" else ones(a.type or "", None) for a in op.attributes}
+    scalars = {"float": 0.5, "int": 1}  # 1: ONNX's code of float32, where an int names a type (Cast's to)
+    kwargs = {a.name: scalars.get(a.kind) or ones(a.type or "", None) for a in op.attributes}
     return args, kwargs
 
 
