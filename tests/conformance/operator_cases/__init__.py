@@ -90,6 +90,9 @@ class Values:
         self.dtype = dtype
         self.is_float = dtype in FLOAT_TYPES
         self.signed = self.is_float or np.issubdtype(dtype, np.signedinteger)
+        if dtype == np.bool_:  # an operator that takes bool as its main type (Cast's X)
+            self.lowest, self.highest, self.subnormal = False, True, None
+            return
         info = ml_dtypes.finfo(dtype) if self.is_float else np.iinfo(dtype)
         self.lowest, self.highest = info.min, info.max
         self.subnormal = info.smallest_subnormal if self.is_float else None
