@@ -139,7 +139,9 @@ def test_C1_a_code_of_no_profile_type_is_refused(to: int) -> None:
     with raises_req("CAST_C1") as info:
         sonnx_cast(X, to=to)
     assert f"to is {to}, which names no type of the profile" in str(info.value)
-    assert info.value.tensor == "to"
+    assert "(its codes: 1 (float32), 2 (uint8), 3 (int8), 4 (uint16)," in str(info.value)
+    assert "13 (uint64), 16 (bfloat16))" in str(info.value)
+    assert info.value.tensor == "to" and info.value.operator == "cast"
 
 
 @req("CAST_C1", "CAST_C2")
@@ -204,8 +206,12 @@ def test_S2_every_value_of_a_16_bit_type_to_every_float(dtype: np.dtype) -> None
 
 @req("CAST_S3")
 def test_S3_int64_to_float32_rounds_once() -> None:
-    X = np.array([2**24 + 1, 2**24 + 3, 2**62 + 2**38 + 1, 2**62 + 2**38, -(2**63), 2**63 - 1], np.int64)
-    expected = [2.0**24, 2.0**24 + 4, 2.0**62 + 2.0**39, 2.0**62, -(2.0**63), 2.0**63]
+    # 2^62 + 2^38 + 1023 rounds to the odd float64 2^62 + 2^38 + 2^10 (kept: odd), above float32's tie
+    X = np.array(
+        [2**24 + 1, 2**24 + 3, 2**62 + 2**38 + 1, 2**62 + 2**38, -(2**63), 2**63 - 1, 2**62 + 2**38 + 1023],
+        np.int64,
+    )
+    expected = [2.0**24, 2.0**24 + 4, 2.0**62 + 2.0**39, 2.0**62, -(2.0**63), 2.0**63, 2.0**62 + 2.0**39]
     assert sonnx_cast(X, to=1).astype(np.float64).tolist() == expected
 
 
@@ -342,3 +348,13 @@ def test_E1_NaN_is_refused_at_its_first_index() -> None:
         sonnx_cast(X, to=6)
     assert "X[1, 0] is NaN" in str(info.value)
     assert isinstance(info.value, SonnxError)
+
+
+@req("GEN_E1", "CAST_C2")
+def test_C2_the_result_is_allocated_first_a_result_too_large_is_GEN_E1() -> None:
+    X = np.broadcast_to(np.zeros((), np.int8), (2**50,))  # a view: no memory, but a result of 2^53 bytes
+    with raises_req("GEN_E1") as info:
+        sonnx_cast(X, to=11)
+    assert info.value.problem == (
+        f"cast: a result of shape ({2**50},) and type float64 does not fit in this machine's memory"
+    )

@@ -102,7 +102,7 @@ def converted(X: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return float_to_int(X, dtype)
     if dtype in FLOAT_TYPES:
         return int_to_float(X, dtype)
-    wide = X.astype(np.int64 if X.dtype.kind == "i" else np.uint64).view(np.uint64)  # exact: 64 bits
+    wide = X.astype(np.uint64)  # the two's complement bits, sign-extended to 64 (C's conversion, modulo 2^64)
     # CAST_S5: the residue modulo 2^n (unsigned narrowing keeps the low n bits), read in the target's type
     return wide.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)
 
@@ -128,10 +128,9 @@ def cast(X: Array, *, to: int) -> np.ndarray:
     """
     dtype = target_type(to)
     X = np.asarray(X)
-    with np.errstate(invalid="ignore"):  # numpy and ml_dtypes flag a NaN converted: NaN is a value here
-        values = converted(X, dtype)
     Y = new_array("cast", X.shape, dtype)  # CAST_C2: X's shape, the type to names
-    np.copyto(Y, values)
+    with np.errstate(invalid="ignore"):  # numpy and ml_dtypes flag a NaN converted: NaN is a value here
+        np.copyto(Y, converted(X, dtype))
     return Y
 
 
