@@ -197,7 +197,7 @@ def _merge(entries: Iterable[tuple[tuple[int, str], str, Json]]) -> list[Json]:
 
 
 def _first_type(entry: Json) -> int:
-    return [t.name for t in TYPES].index(entry["types"][0])
+    return [*(t.name for t in TYPES), "bool"].index(entry["types"][0])  # bool: Cast's X
 
 
 def _cases(runs: _Runs) -> list[Json]:
