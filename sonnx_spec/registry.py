@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .ids import scope_prefix
-from .types import FAMILIES, TYPE_SETS
+from .types import FAMILIES, ONNX_DATA_TYPES, TYPE_SETS
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Tensor:
     doc: str = ""  # what the tensor is, as the operator's page shows it
     sets_shape: bool = False  # an input whose values give an output's shape (Reshape's shape, Slice's starts)
     shape_only: bool = False  # an input of which only the shape is read, not the values (Shape's data)
+    type_from: str | None = None  # an output whose element type an int attribute names (Cast's to), by its
+    # ONNX TensorProto data type code (types.ONNX_DATA_TYPES); its type is then the type set it may have
 
 
 ATTRIBUTE_KINDS: Mapping[str, str] = {
@@ -119,6 +121,19 @@ class Operator:
         the operator is specified for are those of its type variables."""
         typed = [t.type for t in self.inputs] + [a.type for a in self.attributes if a.type]
         return next((name for name in typed if name in self.types), typed[0])
+
+    def output_dtype(
+        self, dtype: np.dtype, attributes: Mapping[str, Any], position: int = 0
+    ) -> np.dtype | None:
+        """The element type of the output at ``position`` (a variadic last one: each of its tensors) in a call
+        whose main type is ``dtype``: the type its attribute names (Cast's ``to``), its fixed type (bool), or
+        ``dtype`` (that of the first tensor of its type variable). None is no type: a code outside the
+        profile, which the operator refuses."""
+        tensor = self.outputs[min(position, len(self.outputs) - 1)]
+        if tensor.type_from is not None:
+            return ONNX_DATA_TYPES.get(attributes[tensor.type_from])
+        allowed = self.dtypes(tensor.type)
+        return dtype if dtype in allowed else allowed[0]
 
     def input_names(self, count: int) -> list[str]:
         """The names of the inputs of a call with ``count`` of them: X, L, M; or X0, X1, … for Max."""
@@ -204,6 +219,10 @@ def _check_declaration(op: Operator, signature: inspect.Signature) -> None:
             problems.append(f"attribute {a.name}: kind {a.kind!r} is not one of {', '.join(ATTRIBUTE_KINDS)}")
         elif (a.kind == "tensor") != (a.type is not None):
             problems.append(f"attribute {a.name}: a tensor attribute has a type, and only a tensor attribute")
+    kinds = {a.name: a.kind for a in op.attributes}
+    for t in op.inputs + op.outputs:
+        if t.type_from is not None and (t in op.inputs or kinds.get(t.type_from) != "int"):
+            problems.append(f"{t.name}: type_from names an int attribute, and only for an output")
     if any(t.sets_shape or t.shape_only for t in op.outputs):
         problems.append("sets_shape and shape_only describe inputs, not outputs")
     if any((t.rank is None) != (t.rank_rule is None) for t in op.inputs):

@@ -35,6 +35,24 @@ TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
 }
 """The names a signature gives the types of a type variable."""
 
+ONNX_DATA_TYPES: dict[int, np.dtype] = {
+    1: np.dtype(np.float32),
+    2: np.dtype(np.uint8),
+    3: np.dtype(np.int8),
+    4: np.dtype(np.uint16),
+    5: np.dtype(np.int16),
+    6: np.dtype(np.int32),
+    7: np.dtype(np.int64),
+    9: BOOL,
+    10: np.dtype(np.float16),
+    11: np.dtype(np.float64),
+    12: np.dtype(np.uint32),
+    13: np.dtype(np.uint64),
+    16: np.dtype(ml_dtypes.bfloat16),
+}
+"""ONNX's TensorProto data type codes of the profile's types, bool included (an attribute naming a type,
+such as Cast's ``to``, holds one); the other codes (string, complex, float8…) name types outside it."""
+
 
 def is_signed_int(dtype: np.dtype) -> bool:
     return dtype in SIGNED_INT_TYPES

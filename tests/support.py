@@ -75,7 +75,7 @@ def sample_call(op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3)) 
         return np.ones(shape if rank is None else shape[:rank], tensor_type(op, type_name, dtype))
 
     args = [ones(t.type, t.rank) for t in op.inputs for _ in range(2 if t.variadic else 1)]
-    scalars = {"float": 0.5, "int": 1}
+    scalars = {"float": 0.5, "int": 1}  # 1: ONNX's code of float32, where an int names a type (Cast's to)
     kwargs = {
         a.name: scalars[a.kind] if a.kind in scalars else ones(a.type or "", None) for a in op.attributes
     }

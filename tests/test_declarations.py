@@ -13,7 +13,7 @@ import pytest
 from support import raises_req
 
 from sonnx_spec import registry
-from sonnx_spec.registry import Attribute, Tensor, operator
+from sonnx_spec.registry import Attribute, Tensor, operator, registered
 
 
 @pytest.fixture(autouse=True)
@@ -324,3 +324,46 @@ def test_an_operator_registered_for_a_block_is_gone_after_it(own_registry: dict)
     with pytest.raises(RuntimeError), registry.registered(halves, **fields):
         raise RuntimeError  # a failing test removes it too
     assert "halves" not in own_registry
+
+
+def test_an_output_typed_by_an_int_attribute() -> None:
+    def convert(X, *, to):
+        """Convert."""
+        return X
+
+    fields = {"onnx": "Convert", "version": 1, "inputs": (Tensor("X", "x", "T"),)}
+    typed = (Tensor("Y", "y", "U", type_from="to"),)
+    with registered(
+        convert,
+        outputs=typed,
+        types={"T": ("int",), "U": ("int", "float", "bool")},
+        attributes=(Attribute("to", "to", "int"),),
+        **fields,
+    ) as checked:
+        op = checked.operator
+        assert op.output_dtype(np.dtype(np.int8), {"to": 16}) == np.dtype(ml_dtypes.bfloat16)
+        assert op.output_dtype(np.dtype(np.int8), {"to": 9}) == np.dtype(np.bool_)
+        assert op.output_dtype(np.dtype(np.int8), {"to": 8}) is None  # string: no type of the profile
+    for attributes, outputs in [
+        ((Attribute("to", "to", "float"),), typed),  # not an int attribute
+        ((Attribute("to", "to", "int"),), (Tensor("Y", "y", "U", type_from="too"),)),  # no such attribute
+    ]:
+        with pytest.raises(TypeError, match="type_from names an int attribute"):
+            operator(
+                convert,
+                outputs=outputs,
+                types={"T": ("int",), "U": ("int",)},
+                attributes=attributes,
+                **fields,
+            )
+    inputs = (Tensor("X", "x", "T", type_from="to"),)
+    with pytest.raises(TypeError, match="type_from names an int attribute, and only for an output"):
+        operator(
+            convert,
+            onnx="Convert",
+            version=1,
+            inputs=inputs,
+            outputs=typed,
+            types={"T": ("int",), "U": ("int",)},
+            attributes=(Attribute("to", "to", "int"),),
+        )

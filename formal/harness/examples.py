@@ -285,6 +285,12 @@ def element_facts(op_name: str, case: Case) -> list[str]:
     """For every element of the output, in row-major order: its element function's call equals the
     expected value."""
     op = operators()[op_name]
+    typed_by = op.outputs[0].type_from
+    if typed_by is not None and case.expected.dtype.kind not in "iu":
+        raise OutsideModel(
+            f"a {case.expected.dtype.name} result: the instances give the integer value of an output whose "
+            f"type the attribute {typed_by} names, and model the integer targets only"
+        )
     shape = case.expected.shape
     tensors = [np.broadcast_to(np.asarray(x), shape) for x in case.inputs]
     attributes = [_attribute(op, a.name, case.attributes) for a in op.attributes]

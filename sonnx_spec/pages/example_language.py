@@ -81,8 +81,7 @@ class Example:
         return args, kwargs
 
     def expected_array(self, dtype: np.dtype) -> np.ndarray:
-        op = self.spec
-        return np.asarray(to_numpy(self.expected, dtype_of(op, op.outputs[0].type, dtype)))
+        return np.asarray(to_numpy(self.expected, self.spec.output_dtype(dtype, self.attributes)))
 
 
 def input_types(op: Operator, count: int) -> list[str]:

@@ -97,7 +97,7 @@ class Row:
     def expected(self, dtype: np.dtype) -> np.ndarray:
         """The output the row states for ``dtype``, as a 0-d array of the output's type."""
         op = self.spec
-        out = dtype_of(op, op.outputs[0].type, dtype)
+        out = op.output_dtype(dtype, dict(self.attributes))
         value = special_value(self.output, out)
         if value is not None:
             return np.asarray(value)

@@ -13,6 +13,7 @@ from functools import cache
 
 import numpy as np
 import onnx
+from onnx import numpy_helper
 from onnx.backend.test.case.node import collect_testcases
 
 from sonnx_spec import SonnxError, operators
@@ -46,7 +47,8 @@ def backend_cases() -> tuple[BackendCase, ...]:
         if len(graph.node) != 1 or graph.node[0].op_type not in OPERATORS:
             continue  # other operators, and the "_expanded" function bodies that use these ones
         node = graph.node[0]
-        for number, (inputs, outputs) in enumerate(testcase.data_sets):
+        for number, (proto_inputs, proto_outputs) in enumerate(testcase.data_sets):
+            inputs, outputs = _arrays(proto_inputs), _arrays(proto_outputs)
             by_name = dict(zip((value.name for value in graph.input), inputs, strict=True))
             name = testcase.name if len(testcase.data_sets) == 1 else f"{testcase.name}[{number}]"
             result.append(
@@ -59,6 +61,12 @@ def backend_cases() -> tuple[BackendCase, ...]:
                 )
             )
     return tuple(sorted(result, key=lambda case: case.name))
+
+
+def _arrays(values) -> list:
+    """A case's values as numpy arrays: a generator gives a TensorProto where numpy has no type of its own
+    (Cast's cases, whose float8 and int4 tensors onnx reads as ml_dtypes arrays)."""
+    return [numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for v in values]
 
 
 def _attributes(node) -> dict:

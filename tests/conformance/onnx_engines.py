@@ -63,7 +63,10 @@ def output_type(
     type variable types, an input or a tensor attribute (never an input of a fixed type that comes
     first)."""
     spec = operators()[op]
-    wanted = spec.outputs[min(position, len(spec.outputs) - 1)].type
+    tensor = spec.outputs[min(position, len(spec.outputs) - 1)]
+    wanted = tensor.type
+    if tensor.type_from is not None:  # the type an attribute names (Cast's to)
+        return spec.output_dtype(np.dtype(np.float32), attributes, position)
     if wanted not in spec.types:
         return spec.dtypes(wanted)[0]
     variadic = bool(spec.inputs) and spec.inputs[0].variadic

@@ -105,8 +105,10 @@ def sample_node(
             raise NotImplementedError(
                 f"sample_node: no value of kind {attribute.kind} for {op.name}'s {attribute.name}"
             )
+    by_name = {a.name: attributes.get(a.onnx) for a in op.attributes}  # the type Cast's to names
     outputs = [
-        value_info(f"{t.onnx}_out", tensor_type(op, t.type, dtype), shape) for t in op.outputs
+        value_info(f"{t.onnx}_out", op.output_dtype(dtype, by_name, m), shape)
+        for m, t in enumerate(op.outputs)
     ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)
     node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
     return SampleNode(op, node, inputs, outputs, feeds)
