@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..registry import Operator, operators
+from ..registry import operators
 
 if TYPE_CHECKING:
     import onnx
 
 
-def output_type(spec: Operator, inputs: Sequence[np.dtype], attributes: dict[str, Any]) -> np.dtype:
-    """The element type of the first output for inputs of the given types: its fixed type (bool), or
-    the type of the first input or tensor attribute of the same type variable."""
-    wanted = spec.outputs[0].type
-    if wanted not in spec.types:
-        return spec.dtypes(wanted)[0]
+def output_type(
+    op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[str, Any], position: int = 0
+) -> np.dtype:
+    """The element type of ``op``'s output at ``position`` (a variadic last output: each of its tensors)
+    for inputs of the given types (None: omitted): the type an attribute names (Cast's ``to``), its fixed
+    type (bool), or that of the first tensor its type variable types, an input or a tensor attribute
+    (never an input of a fixed type that comes first)."""
+    spec = operators()[op]
+    tensor = spec.outputs[min(position, len(spec.outputs) - 1)]
+    if tensor.type_from is not None:
+        named = spec.output_dtype(np.dtype(np.float32), attributes, position)
+        if named is None:
+            raise ValueError(
+                f"{op}: {tensor.type_from}={attributes[tensor.type_from]} names no type of the profile"
+            )
+        return named
+    if tensor.type not in spec.types:
+        return spec.dtypes(tensor.type)[0]
     variadic = bool(spec.inputs) and spec.inputs[0].variadic
     types = [spec.inputs[0].type] * len(inputs) if variadic else [t.type for t in spec.inputs]
     typed = list(zip(types, inputs, strict=True))
     typed += [(a.type, np.asarray(attributes[a.name]).dtype) for a in spec.attributes if a.kind == "tensor"]
-    return next(dtype for name, dtype in typed if name == wanted)
+    return next(dtype for name, dtype in typed if name == tensor.type and dtype is not None)
 
 
 def one_node_model(
@@ -34,8 +46,7 @@ def one_node_model(
     from onnx import helper, numpy_helper
 
     spec = operators()[operator]
-    dtypes = [a.dtype for a in inputs]
-    output = output_type(spec, dtypes, attributes) if output is None else output
+    output = output_type(operator, [a.dtype for a in inputs], attributes) if output is None else output
     values = {
         a.onnx: numpy_helper.from_array(np.asarray(attributes[a.name]))
         if a.kind == "tensor"

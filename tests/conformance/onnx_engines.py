@@ -25,6 +25,7 @@ from onnx.reference import ReferenceEvaluator
 from operator_cases import numpy_function
 
 from sonnx_spec import operators
+from sonnx_spec.suite.model import output_type
 
 Status = Literal["output", "refused", "unsupported"]
 
@@ -53,27 +54,6 @@ def shorten(error: BaseException, limit: int = 200) -> str:
 def ir_version(opset: int) -> int:
     """The oldest IR version of ``opset``: the newest onnx writes one onnxruntime may not read yet."""
     return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
-
-
-def output_type(
-    op: str, inputs: Sequence[np.dtype | None], attributes: Mapping[str, Any], position: int = 0
-) -> np.dtype:
-    """The element type of ``op``'s output at ``position`` (a variadic last output: each of its tensors)
-    for inputs of the given types (None: omitted): its fixed type (bool), or that of the first tensor its
-    type variable types, an input or a tensor attribute (never an input of a fixed type that comes
-    first)."""
-    spec = operators()[op]
-    tensor = spec.outputs[min(position, len(spec.outputs) - 1)]
-    wanted = tensor.type
-    if tensor.type_from is not None:  # the type an attribute names (Cast's to)
-        return spec.output_dtype(np.dtype(np.float32), attributes, position)
-    if wanted not in spec.types:
-        return spec.dtypes(wanted)[0]
-    variadic = bool(spec.inputs) and spec.inputs[0].variadic
-    types = [spec.inputs[0].type] * len(inputs) if variadic else [t.type for t in spec.inputs]
-    typed = list(zip(types, inputs, strict=True))
-    typed += [(a.type, np.asarray(attributes[a.name]).dtype) for a in spec.attributes if a.kind == "tensor"]
-    return next(dtype for type_name, dtype in typed if type_name == wanted and dtype is not None)
 
 
 def one_node_model(
