@@ -1,4 +1,4 @@
-"""The comparison family (Less; Equal, Greater… to come): a bool tensor, true where the comparison of
+"""The comparison family (Less, Equal; Greater… to come): a bool tensor, true where the comparison of
 the elements of A and B at its index holds, for A and B of one type and one shape."""
 
 from __future__ import annotations
