@@ -367,3 +367,18 @@ def test_an_output_typed_by_an_int_attribute() -> None:
             types={"T": ("int",), "U": ("int",)},
             attributes=(Attribute("to", "to", "int"),),
         )
+
+
+def test_the_type_of_each_output_by_its_position() -> None:
+    def top(X):
+        """The greatest element and whether it is unique."""
+        return X, X
+
+    outputs = (Tensor("Y", "y", "T"), Tensor("Unique", "unique", "bool"))
+    fields = {"onnx": "Top", "version": 1, "inputs": (Tensor("X", "x", "T"),), "outputs": outputs}
+    with registered(top, types={"T": ("float",), "bool": ("bool",)}, **fields) as checked:
+        op, f32 = checked.operator, np.dtype(np.float32)
+        assert op.output_dtype(f32, {}) == f32  # the first output unless a position is given
+        assert op.output_dtype(f32, {}, 0) == f32
+        assert op.output_dtype(f32, {}, 1) == np.dtype(np.bool_)
+        assert op.output_dtype(f32, {}, 2) == np.dtype(np.bool_)  # past the last: the last (a variadic one)

@@ -306,3 +306,9 @@ def test_clip_max_and_abs_keep_their_drafts_labels() -> None:
     assert (
         found.labels("leaky_relu", "GR4", "alpha") == ("R1",) and found.labels("leaky_relu", "GR4", "X") == ()
     )
+
+
+def test_a_rule_may_hold_for_every_family() -> None:
+    every = 'families = ["float", "int", "bool"]'
+    found = load(operator=OPERATOR.replace('families = ["float", "int"]', every, 1))
+    assert found.rules["OP_S1"].families == ("float", "int", "bool")
