@@ -53,9 +53,13 @@ def arguments(op: Operator, rng: np.random.Generator) -> tuple[list[np.ndarray],
         return rng.standard_normal(N).astype(dtype)
 
     args = [tensor(t.type, t.rank, i) for t in op.inputs for i in range(4 if t.variadic else 1)]
-    kwargs = {a.name: 0.5 if a.kind == "float" else tensor(a.type or "", None, 0) for a in op.attributes}
+    kwargs: dict[str, Any] = {}
     for a in op.attributes:
-        if a.kind not in ("float", "tensor"):  # an axis, a permutation, a mode: no value fits every operator
+        if a.kind == "float":
+            kwargs[a.name] = 0.5
+        elif a.kind == "tensor":
+            kwargs[a.name] = tensor(a.type or "", None, 0)
+        else:  # an axis, a mode, Cast's to, Mod's fmod: no value fits every operator
             kwargs[a.name] = conformance_attribute(op, a.name)
     return args, kwargs
 
