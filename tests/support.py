@@ -341,3 +341,29 @@ def without_lowest(X: np.ndarray) -> tuple[np.ndarray]:
     if X.dtype.kind != "i":
         return (X,)
     return (np.where(X == np.iinfo(X.dtype).min, np.zeros_like(X), X),)
+
+
+# The variadic family (Max, Min): the broadcasting rule restated, and inputs that follow it.
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The common shape of the broadcasting rule, restated; None if there is none."""
+    rank = max((len(s) for s in shapes), default=0)
+    padded = [(1,) * (rank - len(s)) + s for s in shapes]
+    common = []
+    for sizes in zip(*padded, strict=True):
+        others = {d for d in sizes if d != 1}
+        if len(others) > 1:
+            return None
+        common.append(others.pop() if others else 1)
+    return tuple(common)
+
+
+@st.composite
+def broadcastable(draw: st.DrawFn, dtype: np.dtype) -> list[np.ndarray]:
+    """One to four tensors whose shapes broadcast: a common shape with dimensions set to 1 or dropped."""
+    common = draw(st.lists(st.integers(0, 3), max_size=3).map(tuple))
+    shapes = []
+    for _ in range(draw(st.integers(1, 4))):
+        drop = draw(st.integers(0, len(common)))
+        shape = tuple(d if draw(st.booleans()) else 1 for d in common[drop:])
+        shapes.append(shape)
+    return [draw(tensors(dtype, shape)) for shape in shapes]

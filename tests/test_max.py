@@ -13,6 +13,8 @@ from support import (
     FLOATS,
     assert_computes,
     assert_same,
+    broadcast_shape,
+    broadcastable,
     is_nan,
     order_key,
     ordered_max,
@@ -24,31 +26,6 @@ from support import (
 )
 
 from sonnx_spec import max as sonnx_max
-
-
-def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The common shape of the broadcasting rule, restated; None if there is none."""
-    rank = max((len(s) for s in shapes), default=0)
-    padded = [(1,) * (rank - len(s)) + s for s in shapes]
-    common = []
-    for sizes in zip(*padded, strict=True):
-        others = {d for d in sizes if d != 1}
-        if len(others) > 1:
-            return None
-        common.append(others.pop() if others else 1)
-    return tuple(common)
-
-
-@st.composite
-def broadcastable(draw: st.DrawFn, dtype: np.dtype) -> list[np.ndarray]:
-    """One to four tensors whose shapes broadcast: a common shape with dimensions set to 1 or dropped."""
-    common = draw(st.lists(st.integers(0, 3), max_size=3).map(tuple))
-    shapes = []
-    for _ in range(draw(st.integers(1, 4))):
-        drop = draw(st.integers(0, len(common)))
-        shape = tuple(d if draw(st.booleans()) else 1 for d in common[drop:])
-        shapes.append(shape)
-    return [draw(tensors(dtype, shape)) for shape in shapes]
 
 
 def sample(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,7 @@
 """Min: one test (or more) per requirement id, named after it.
 
 The variadic family has no shared test module yet: as Max's tests do, these test the family's behaviour
-(the shapes, the type, a new array) for Min itself, with the broadcasting rule restated in test_max.
+(the shapes, the type, a new array) for Min itself, with the broadcasting rule restated in support.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from support import (
     INTS,
     assert_computes,
     assert_same,
+    broadcast_shape,
+    broadcastable,
     is_nan,
     order_key,
     ordered_min,
@@ -28,7 +30,6 @@ from support import (
     tensors,
     to_python,
 )
-from test_max import broadcast_shape, broadcastable
 
 from sonnx_spec import min as sonnx_min
 
