@@ -2,7 +2,8 @@
 
 Each operator runs on 10^7 float32 elements (standard normal; bool tensors random;
 scalar inputs -0.5, 0.5, …; float attributes 0.5, other attributes (an axis, a mode) those of the
-operator's first conformance case; four inputs for a variadic one),
+operator's first conformance case; four inputs for a variadic one), or, for an operator whose inputs
+place elements (Reshape's shape), the call its conformance module's ``bench_call(X)`` makes of them,
 in one process, best of several interleaved repeats. numpy is called as each
 operator's conformance module says a developer calls it. The ratio is the
 reference's time over numpy's: the reference must stay within 2x (``--limit``).
@@ -24,7 +25,7 @@ import numpy as np
 from sonnx_spec import Operator, operators
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "conformance"))
-from operator_cases import cases, numpy_function
+from operator_cases import cases, modules, numpy_function
 
 N = 10**7
 
@@ -44,6 +45,9 @@ def bench_type(op: Operator, type_name: str) -> np.dtype:
 
 
 def arguments(op: Operator, rng: np.random.Generator) -> tuple[list[np.ndarray], dict[str, Any]]:
+    placing = getattr(modules()[op.name], "bench_call", None)
+    if placing is not None:  # the values that place the elements depend on the data: the module's call
+        return placing(rng.standard_normal(N).astype(bench_type(op, op.main_type)))
     def tensor(type_name: str, rank: int | None, index: int) -> np.ndarray:
         dtype = bench_type(op, type_name)
         if rank == 0:

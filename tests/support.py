@@ -9,9 +9,11 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import gmpy2
 import ml_dtypes
@@ -69,7 +71,12 @@ def tensor_type(op: Operator, type_name: str, dtype: np.dtype) -> np.dtype:
 
 def sample_call(op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3)) -> tuple[list, dict]:
     """Arguments every operator accepts: tensors of ``shape`` (or of their declared rank) filled
-    with ones (True for bool), two inputs for a variadic one, float attributes 0.5, int attributes 1."""
+    with ones (True for bool), two inputs for a variadic one, float attributes 0.5, int attributes 1.
+    An operator whose inputs or attributes place elements (Reshape's shape, Transpose's perm), where no
+    such filling fits, takes its first conformance case of ``dtype`` instead."""
+    if places_elements(op):
+        case = conformance_cases(op.name, dtype)[0]
+        return [np.array(a) for a in case.inputs], {k: _copy(v) for k, v in case.attributes.items()}
 
     def ones(type_name: str, rank: int | None) -> np.ndarray:
         return np.ones(shape if rank is None else shape[:rank], tensor_type(op, type_name, dtype))
@@ -80,6 +87,26 @@ def sample_call(op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3)) 
         a.name: scalars[a.kind] if a.kind in scalars else ones(a.type or "", None) for a in op.attributes
     }
     return args, kwargs
+
+
+def conformance_cases(operator: str, dtype: np.dtype) -> list:
+    """The conformance cases of ``operator`` for ``dtype`` (tests/conformance/operator_cases)."""
+    cases_path = str(Path(__file__).parent / "conformance")
+    if cases_path not in sys.path:
+        sys.path.insert(0, cases_path)
+    from operator_cases import cases
+
+    return cases(operator, dtype)
+
+
+def places_elements(op: Operator) -> bool:
+    """Whether some input's values set the result's shape, or some attribute is a list or a string: the
+    operators whose valid calls depend on values (Reshape, Transpose)."""
+    return any(t.sets_shape for t in op.inputs) or any(a.kind in ("ints", "string") for a in op.attributes)
+
+
+def _copy(value: object) -> object:
+    return np.array(value) if isinstance(value, np.ndarray) else value
 
 
 def tensor_positions(op: Operator, args: list, kwargs: dict) -> list[tuple[str, int | str]]:

@@ -13,7 +13,7 @@ def test_an_unknown_family_is_refused() -> None:
         member("element-wise", operators()["add"].function)
     assert str(info.value) == (
         "unknown operator family 'element-wise' (known: element-wise unary, element-wise binary arithmetic, "
-        "comparison, variadic)"
+        "comparison, variadic, data movement)"
     )
 
 

@@ -59,6 +59,27 @@ def example_modules(op: str) -> list[ExampleModuleLike] | None:
     return module.example_modules(op)
 
 
+def transformations(op: str) -> tuple[str, ...]:
+    """How the examples of ``op`` are run: split into one goal per element; for a data movement operator,
+    whose examples say where each element comes from, computed first (Why3's compute_in_goal evaluates
+    the index arithmetic on the examples' literals, which the provers do not unfold)."""
+    from .examples import tensor_level
+
+    return ("compute_in_goal", "split_vc") if tensor_level(op) else ("split_vc",)
+
+
+def with_computed(
+    modules: list[ExampleModuleLike], result: object, found: dict[str, str], kind: str, run: tuple[str, ...]
+) -> dict[str, str]:
+    """``found`` (goal -> status), with the ``kind`` goals ("holds" or "refuted") that left no task after
+    compute_in_goal counted as proved: the computation alone reduced them to true. Not for a run that
+    failed (no task at all, for another reason)."""
+    if "compute_in_goal" not in run or not isinstance(result, list):
+        return found
+    goals = [getattr(c, kind) for m in modules for c in m.checks]
+    return {**{goal: "proved" for goal in goals if goal not in found}, **found}
+
+
 @dataclass(frozen=True)
 class ExampleOutcome:
     title: str

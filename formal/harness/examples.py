@@ -254,7 +254,9 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     check = ExampleCheck(f"{goal}_holds", f"{goal}_refuted", case.title, case.dtype.name, case.source)
     facts = element_facts(op, case)
     conjunction = CONJUNCTION.join(facts) if facts else "true"
-    uses = ["int.Int"] if case.dtype.kind in "iu" else []
+    uses = ["int.Int"] if case.dtype.kind in "iu" or tensor_level(op) else []
+    if tensor_level(op):
+        uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
     if case.dtype.name in FLOAT_THEORIES:
         uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
     uses.append(f"{why3_file(op)}.{instance}")
@@ -281,10 +283,63 @@ def _comment(text: str) -> str:
     return text.replace("(*", "( *").replace("*)", "* )")
 
 
+def tensor_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the operator's Why3 specification says where each element comes from (``<op>_source``:
+    data movement, whose elements are placed by index arithmetic) rather than what it is computed from
+    (``<op>_element``)."""
+    text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
+    return f"{op_name}_element" not in text and f"{op_name}_source" in text
+
+
+def tensor_facts(op_name: str, case: Case) -> list[str]:
+    """What the specification of a data movement operator says of the case: the output's dimensions
+    (``<op>_dims``), then each element, in row-major order, the element of the input at the index
+    ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
+    indices) and the int and int list attributes, as lists of integers; the input's elements are a list
+    (``elts``) read at the row-major position of that index."""
+    op = operators()[op_name]
+    data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
+    if len(data) != 1:
+        raise OutsideModel("the harness reads the elements of one data input")
+    X = data[0][1]
+    arguments = []
+    for tensor, value in zip(op.inputs, case.inputs, strict=True):
+        value = np.asarray(value)
+        arguments.append(_ints(value.shape) if tensor.type in op.types else _ints(value.reshape(-1).tolist()))
+    for attribute in op.attributes:
+        value = _attribute(op, attribute.name, case.attributes)
+        if attribute.kind not in ("int", "ints"):
+            raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
+        arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+    elements = "ENil"
+    for element in reversed(X.reshape(-1)):
+        elements = f"(ECons {_literal(element, case.dtype)} {elements})"
+    given = " ".join(arguments)
+    facts = [f"{op_name}_dims {given} = {_ints(case.expected.shape)}"]
+    for index in np.ndindex(case.expected.shape):
+        source = f"offset ({op_name}_source {given} {_ints(index)}) {_ints(X.shape)}"
+        facts.append(_fact(f"(nth ({source}) {elements})", case.expected[index], case.dtype))
+    return facts
+
+
+def _int(value: int) -> str:
+    return f"({value})" if value < 0 else str(value)
+
+
+def _ints(values: Iterable[int]) -> str:
+    """A list of integers (a shape, an index, axes) as Why3's ``ints``."""
+    text = "Nil"
+    for value in reversed(list(values)):
+        text = f"(Cons {_int(value)} {text})"
+    return text
+
+
 def element_facts(op_name: str, case: Case) -> list[str]:
     """For every element of the output, in row-major order: its element function's call equals the
     expected value."""
     op = operators()[op_name]
+    if tensor_level(op_name):
+        return tensor_facts(op_name, case)
     typed_by = op.outputs[0].type_from
     if typed_by is not None and case.expected.dtype.kind not in "iu":
         raise OutsideModel(

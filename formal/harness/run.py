@@ -12,6 +12,7 @@ command line proves two operators at a time, so that the end of one does not lea
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,7 @@ class Job:
     timelimit: float
     goals: tuple[str, ...] = ()  # why3's goal names, of one theory: only these (else every goal)
     then_others: bool = False  # the other provers then try what this one did not prove
+    transformations: tuple[str, ...] = ("split_vc",)  # applied before the prover, in this order
 
 
 Result = list[Task] | Why3Error
@@ -64,7 +66,9 @@ def run_jobs(tools: Tools, jobs: list[Job]) -> dict[Job, Result]:
     def one(job: Job) -> Result:
         try:
             with PROVERS_AT_ONCE:
-                return prove(tools, job.prover, job.file, job.theories, job.timelimit, job.goals)
+                return prove(
+                    tools, job.prover, job.file, job.theories, job.timelimit, job.goals, job.transformations
+                )
         except Why3Error as error:
             return error
 
@@ -78,6 +82,11 @@ def run_jobs(tools: Tools, jobs: list[Job]) -> dict[Job, Result]:
                 results[job] = future.result()
                 pending.update({pool.submit(one, j): j for j in follow_ups(tools, job, results[job])})
     return results
+
+
+def negated(text: str) -> set[str]:
+    """The goals of the file of the examples' negations."""
+    return set(re.findall(r"^\s*goal (\w+):", text, re.MULTILINE))
 
 
 def by_goal(result: list[Task] | Why3Error) -> dict[str, str]:
@@ -156,6 +165,7 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
     witnesses = tuple(checks.witness_theory(m) for m in mutants)
     vacuities = tuple(checks.vacuity_theory(m.name) for m in file.modules)
     examples = example_run.example_modules(op)
+    computed = example_run.transformations(op)  # the examples' own: computed first where they can be
     example_file = None
     if examples is not None:
         example_file = checks.write(
@@ -166,15 +176,21 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
             checks.write(example_run.EXAMPLES_DIR / f"{alias}.mlw", file.text)
     first = tools.provers[0]
     if witnesses:
-        extra.append(Job(check_file, witnesses, first, timelimit, then_others=True))
+        extra.append(Job(check_file, witnesses, first, timelimit, then_others=True, transformations=computed))
     extra += [Job(check_file, vacuities, p, checks.VACUITY_TIMELIMIT) for p in tools.provers]
-    extra += [Job(mutated[m.number], (m.theory,), first, timelimit, then_others=True) for m in mutants]
+    extra += [
+        Job(mutated[m.number], (m.theory,), first, timelimit, then_others=True, transformations=computed)
+        for m in mutants
+    ]
     for prover in tools.provers:
         if prover.name == example_run.REQUIRED:  # the mutated file does not prove the witness too
             short = checks.VACUITY_TIMELIMIT
-            extra += [Job(mutated[m.number], (m.still_theory,), prover, short) for m in mutants]
+            extra += [
+                Job(mutated[m.number], (m.still_theory,), prover, short, transformations=computed)
+                for m in mutants
+            ]
         if example_file is not None and prover.name == example_run.REQUIRED:
-            extra.append(Job(example_file, (), prover, timelimit))
+            extra.append(Job(example_file, (), prover, timelimit, transformations=computed))
     log(f"{op}: {len(file.modules)} modules, {len(mutants)} mutants, {len(extra)} check runs")
     goals, goal_errors, results = _goals([file], op, tools, timelimit, extra)
     errors += goal_errors
@@ -187,7 +203,8 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
         found = {}
         for job, result in results.items():
             if job.file == path and job.theories == theories:
-                status = "error" if isinstance(result, Why3Error) else by_goal(result).get(goal, "missing")
+                left = "proved" if "compute_in_goal" in job.transformations else "missing"  # computed true
+                status = "error" if isinstance(result, Why3Error) else by_goal(result).get(goal, left)
                 found[job.prover.name] = status
         return found
 
@@ -216,15 +233,24 @@ def prove_operator(op: str, tools: Tools, timelimit: float, log: Callable[[str],
         "errors": errors,
     }
     if examples is not None:
-        decided = {j.prover.name: by_goal(r) for j, r in results.items() if j.file == example_file}
+        decided = {
+            j.prover.name: example_run.with_computed(examples, r, by_goal(r), "holds", computed)
+            for j, r in results.items()
+            if j.file == example_file
+        }
         proved = decided.get(example_run.REQUIRED, {})
         undecided = {c.holds for m in examples for c in m.checks if proved.get(c.holds) != "proved"}
         negations = example_run.refuted_text(examples, undecided)
         if negations is not None:  # the second phase: the negations of the examples not proved
             path = checks.write(example_run.EXAMPLES_DIR / f"{op}_examples_refuted.mlw", negations)
-            second = run_jobs(tools, [Job(path, (), prover, timelimit) for prover in tools.provers])
+            second = run_jobs(
+                tools, [Job(path, (), p, timelimit, transformations=computed) for p in tools.provers]
+            )
             for job, result in second.items():
-                decided.setdefault(job.prover.name, {}).update(by_goal(result))
+                found = example_run.with_computed(examples, result, by_goal(result), "refuted", computed)
+                decided.setdefault(job.prover.name, {}).update(
+                    {goal: status for goal, status in found.items() if goal in negated(negations)}
+                )
         record["examples"] = [o.to_json() for o in example_run.outcomes(examples, decided)]
         record["outside_model"] = example_run.outside_model(op)
     record["time"] = round(time.monotonic() - start, 1)

@@ -66,14 +66,17 @@ def prove(
     theories: Sequence[str],
     timelimit: float,
     goals: Sequence[str] = (),
+    transformations: Sequence[str] = ("split_vc",),
 ) -> list[Task]:
-    """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover``; of one
-    theory, only its ``goals`` (why3's names) if some are given."""
+    """Every task of ``theories`` of ``file`` (every theory if none), tried with ``prover`` after
+    ``transformations``; of one theory, only its ``goals`` (why3's names) if some are given. A goal that
+    a transformation proves (compute_in_goal) leaves no task."""
     args = ["why3", "prove", "-C", str(tools.config), "-L", str(LIB), "-L", str(ROOT / "formal")]
     # The examples' copy of a file whose name Why3 cannot use (constant); no file there may be named
     # after an operator (Why3 would find two files for `use abs.…`).
     args += ["-L", str(file.parent)]
-    args += ["--json", "-P", prover.executable, "-t", f"{timelimit:g}", "-a", "split_vc", str(file)]
+    args += ["--json", "-P", prover.executable, "-t", f"{timelimit:g}"]
+    args += [arg for transformation in transformations for arg in ("-a", transformation)] + [str(file)]
     for theory in theories:
         args += ["-T", theory]
     if len(theories) == 1:  # -G selects a goal of the theory named last

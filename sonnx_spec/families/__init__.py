@@ -1,7 +1,7 @@
 """Operator families: what the members of a family share, written once.
 
 A family is a kind of operator (element-wise unary, element-wise binary
-arithmetic, comparison, variadic…) whose members share their checks and the
+arithmetic, comparison, variadic, data movement…) whose members share their checks and the
 scalar semantics of their types. Each family module gives the helpers its members
 compute with; an operator module states only what is its own: its function and
 docstring, its rule ids on the lines that check them, and the family it belongs
@@ -20,7 +20,8 @@ UNARY = "element-wise unary"
 BINARY_ARITHMETIC = "element-wise binary arithmetic"
 COMPARISON = "comparison"
 VARIADIC = "variadic"
-FAMILIES = (UNARY, BINARY_ARITHMETIC, COMPARISON, VARIADIC)
+DATA_MOVEMENT = "data movement"
+FAMILIES = (UNARY, BINARY_ARITHMETIC, COMPARISON, VARIADIC, DATA_MOVEMENT)
 """The families an operator may be declared a member of."""
 
 _FAMILY_OF: dict[str, str] = {}

@@ -325,7 +325,12 @@ class _Checker:
         unknown = [t for t in given if t.spec.sets_shape and t.name not in self.known]
         if unknown:
             tensor, why = unknown[0], self.known.why(unknown[0].name)
-            self.undecided(op, bound, ref, f"the value of {tensor.describe()} {tensor.name!r} {why}", why)
+            value = f"the value of {tensor.describe()} {tensor.name!r} {why}"
+            if self.known.depends_on_input(tensor.name):  # GR2: known before the model runs, or no shape
+                problem = f"{value}: it sets an output's shape, so it must be known before the model runs "
+                problem += "(an initializer, a Constant, or computed from them)"
+                self.add("GR2", problem, ref, tensor=tensor.spec.name)
+            self.undecided(op, bound, ref, value, why)
             return False
         return bool(self.call_reference(op, bound, ref, values_known=False))
 

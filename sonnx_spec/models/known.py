@@ -4,8 +4,10 @@ Initializers and the outputs of nodes computed from known values (Constant, Shap
 of a tensor of known shape, arithmetic on initializers) are known, when small; a
 graph input is not, nor anything computed from one: its value "depends on the
 input". An operator whose output's shape depends on an input's values (Reshape's
-shape, Slice's starts) is checked with those values where they are known, and
-left undecided, with the reason, where they are not.
+shape, Slice's starts) is checked with those values where they are known; a
+value that sets a shape and depends on a graph input breaks GR2 (every shape of a
+profile model is known before it runs); where it is unknown for another reason
+(too large to keep) the node is left undecided, with the reason.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from onnx import numpy_helper
 
 VALUE_LIMIT = 2**20
 """The most bytes of a tensor whose value the checker keeps: shapes, indices and small constants."""
+
+
+INPUT_DEPENDENT = "depends on the input"
 
 
 @dataclass
@@ -41,7 +46,7 @@ class KnownValues:
         for tensor in graph.sparse_initializer:
             known.forget(tensor.values.name, "is a sparse tensor")
         for value_info in graph.input:  # an initializer of a graph input is a default the caller replaces
-            known.forget(value_info.name, f"depends on the input {value_info.name!r}")
+            known.forget(value_info.name, f"{INPUT_DEPENDENT} {value_info.name!r}")
         return known
 
     def keep(self, name: str, value: np.ndarray | np.generic) -> None:
@@ -60,6 +65,10 @@ class KnownValues:
 
     def __getitem__(self, name: str) -> np.ndarray | np.generic:
         return self.values[name]
+
+    def depends_on_input(self, name: str) -> bool:
+        """Whether the value of ``name`` is unknown because a graph input gives it, at run time."""
+        return self.unknown.get(name, "").startswith(INPUT_DEPENDENT)
 
     def why(self, name: str) -> str:
         """Why the value of ``name`` is not known: "depends on the input 'x'", for example."""

@@ -4,7 +4,8 @@ Each row is written once, in the operator's rules file (``sonnx_spec/requirement
 the specification (the drafts, IEEE 754), not from the reference's output::
 
     [[special]]
-    inputs = ["NaN", "−1", "+1"]  # one special value per input, by name (value_tables.FLOAT_SPECIALS …)
+    inputs = ["NaN", "−1", "+1"]  # one special value per input, by name (value_tables.FLOAT_SPECIALS …),
+                                  # or a tensor in the examples' notation: "[]", "[2, 3]" (Reshape's shape)
     types = "float"               # "float", "int", "signed", "unsigned", or a list of type names
     output = "NaN"                # a value's name, a decimal (rounded once to the type), or "refused"
     rule = "CLIP_S3"              # the rule that gives this output; for "refused", the rule that refuses
@@ -78,13 +79,10 @@ class Row:
         return self.output == REFUSED
 
     def call(self, dtype: np.dtype) -> tuple[list[Any], dict[str, Any]]:
-        """The operator's arguments for ``dtype``: the named values as 0-d arrays."""
+        """The operator's arguments for ``dtype``: the named values as 0-d arrays, tensors as written."""
         op = self.spec
         types = input_types(op, len(self.inputs))
-        args = [
-            np.asarray(special_value(name, dtype_of(op, t, dtype)))
-            for name, t in zip(self.inputs, types, strict=True)
-        ]
+        args = [input_value(name, dtype_of(op, t, dtype)) for name, t in zip(self.inputs, types, strict=True)]
         kwargs = {}
         for name, value in self.attributes:
             attribute = next(a for a in op.attributes if a.name == name)
@@ -126,13 +124,26 @@ class Row:
         return f"{REFUSED}: {self.rule}" if self.refused else show(self.expected(dtype)[()])
 
 
+def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
+    """A row's input: a value's name as a 0-d tensor of ``dtype``, or a tensor written in brackets in the
+    examples' notation (an input that places elements rather than holding them: Reshape's shape ``[]``);
+    None if ``dtype`` has no such value."""
+    if name.startswith("["):
+        try:
+            return np.asarray(to_numpy(parse_value(name.replace("−", "-")), dtype))
+        except ExampleError:
+            return None
+    value = special_value(name, dtype)
+    return None if value is None else np.asarray(value)
+
+
 def _has_values(
     op: Operator, inputs: tuple[str, ...], attributes: Mapping[str, Any], dtype: np.dtype
 ) -> bool:
     """Whether every value the row names exists in the tensors' types for ``dtype`` (−1 is no uint8)."""
     named = list(zip(inputs, input_types(op, len(inputs)), strict=True))
     named += [(attributes[a.name], a.type or "") for a in op.attributes if a.kind == "tensor"]
-    return all(special_value(name, dtype_of(op, tensor, dtype)) is not None for name, tensor in named)
+    return all(input_value(name, dtype_of(op, tensor, dtype)) is not None for name, tensor in named)
 
 
 def _types(op: Operator, group: str | list[str], source: str) -> list[np.dtype]:
@@ -173,7 +184,7 @@ def _row(op: Operator, raw: dict, source: str) -> Row:
     tensor_types = input_types(op, len(inputs))
     for t in types:  # every name is a value of some type of the row
         for name, tensor in zip(inputs, tensor_types, strict=True):
-            if name not in _names(dtype_of(op, tensor, t)):
+            if not name.startswith("[") and name not in _names(dtype_of(op, tensor, t)):
                 raise SpecialValuesError(f"{source}: {name!r} names no special value of {t.name}")
     types = [t for t in types if _has_values(op, inputs, attributes, t)]
     if not types:

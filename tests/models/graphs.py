@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
-from support import tensor_type, unavailable
+from support import places_elements, sample_call, tensor_type, unavailable
 
 from sonnx_spec import Operator, operators
 
@@ -74,14 +74,19 @@ class SampleNode:
     inputs: list[onnx.ValueInfoProto]
     outputs: list[onnx.ValueInfoProto]
     feeds: dict[str, np.ndarray] = field(default_factory=dict)
+    call: tuple[list, dict] = ([], {})  # the reference's arguments for what the model computes
+    initializers: dict[str, np.ndarray] = field(default_factory=dict)  # the inputs that set a shape
 
     def model(self, **kwargs: object) -> onnx.ModelProto:
+        kwargs.setdefault("initializers", self.initializers or None)
         return make_model([self.node], self.inputs, self.outputs, **kwargs)  # type: ignore[arg-type]
 
 
 def sample_node(
     op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3), name: str = "n"
 ) -> SampleNode:
+    if places_elements(op):
+        return placing_node(op, dtype, name)
     node_inputs, inputs, feeds = [], [], {}
     for tensor in op.inputs:
         for copy in range(2 if tensor.variadic else 1):
@@ -111,7 +116,37 @@ def sample_node(
         for m, t in enumerate(op.outputs)
     ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)
     node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
-    return SampleNode(op, node, inputs, outputs, feeds)
+    kwargs = {a.name: by_name[a.name] for a in op.attributes}
+    for attribute in op.attributes:
+        if attribute.kind == "tensor":
+            kwargs[attribute.name] = numpy_helper.to_array(by_name[attribute.name])
+    return SampleNode(op, node, inputs, outputs, feeds, (list(feeds.values()), kwargs))
+
+
+def placing_node(op: Operator, dtype: np.dtype, name: str) -> SampleNode:
+    """A node of an operator whose inputs or attributes place elements (Reshape's shape), from its first
+    conformance case (support.sample_call): the inputs that set a shape are initializers, as the profile
+    requires (GR2), the others graph inputs."""
+    args, kwargs = sample_call(op, dtype)
+    inputs, feeds, initializers = [], {}, {}
+    for tensor, value in zip(op.inputs, args, strict=True):
+        if tensor.sets_shape:
+            initializers[tensor.onnx] = value
+        else:
+            inputs.append(value_info(tensor.onnx, value.dtype, value.shape))
+            feeds[tensor.onnx] = value
+    attributes = {
+        a.onnx: numpy_helper.from_array(kwargs[a.name]) if a.kind == "tensor" else kwargs[a.name]
+        for a in op.attributes
+    }
+    results = op.results(op.function(*args, **kwargs))  # the shapes the model declares
+    outputs = [
+        value_info(f"{t.onnx}_out", r.dtype, r.shape) for t, r in zip(op.outputs, results, strict=False)
+    ]
+    node = helper.make_node(
+        op.onnx, [t.onnx for t in op.inputs], [o.name for o in outputs], name=name, **attributes
+    )
+    return SampleNode(op, node, inputs, outputs, feeds, (args, kwargs), initializers)
 
 
 def not_in_profile() -> str:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from graphs import make_model, sample_node, value_info
 from onnx import helper
-from support import ALL, each_operator_and_type, raises_req, req, tensor_type
+from support import ALL, each_operator_and_type, raises_req, req
 
 import sonnx_spec
 from sonnx_spec import check_model, run_model
@@ -61,11 +61,7 @@ def test_MODEL_S1_a_node_of_every_operator_gives_its_operator(
 ) -> None:
     sample = sample_node(op, dtype)
     outputs = run_model(sample.model(), sample.feeds)
-    args = list(sample.feeds.values())
-    kwargs = {a.name: 0.5 if a.kind == "float" else 1 for a in op.attributes if a.kind != "tensor"}
-    for attribute in op.attributes:
-        if attribute.kind == "tensor":
-            kwargs[attribute.name] = np.ones((2, 3), tensor_type(op, attribute.type or "", dtype))
+    args, kwargs = sample.call
     expected = op.function(*args, **kwargs)
     assert same_result(outputs[sample.outputs[0].name], expected)
 

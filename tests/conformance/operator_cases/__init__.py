@@ -21,7 +21,9 @@ A module ``<operator>.py`` gives:
 ``BACKEND_DIVERGENCES``
     ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose;
 ``BACKEND_RULES``, ``SEMANTICS``
-    the rule an ONNX backend case exercises: listed, else ``SEMANTICS``.
+    the rule an ONNX backend case exercises: listed, else ``SEMANTICS``;
+``bench_call(X)`` (an operator whose inputs place elements: Reshape's shape)
+    the arguments the bench times, around the large float32 vector ``X``.
 
 Every operator's cases also include, for each type, the rows of its special-values table (``[[special]]``
 in its rules file, :func:`table_cases`): the spec's table is run on the engines too, with no module to edit.
