@@ -26,10 +26,12 @@ VACUITY_TIMELIMIT = 1.0
 PRELUDE = (
     "use int.Int use xreal.XReal use ieee_float.Float32 as Float32 use ieee_float.Float64 as Float64 "
     "use ieee.Float16 as Float16 use ieee.BFloat16 as BFloat16 "
-    "use bv.BV8 as BV8 use bv.BV16 as BV16 use bv.BV32 as BV32 use bv.BV64 as BV64"
+    "use bv.BV8 as BV8 use bv.BV16 as BV16 use bv.BV32 as BV32 use bv.BV64 as BV64 "
+    'use tensor.Shape use tensor.RowMajor meta "compute_max_steps" 1000000'
 )
-"""What a witness may use besides its module: integers, the extended reals, the four IEEE formats and
-the bit vectors (qualified: Float32.t, BV8.of_int)."""
+"""What a witness may use besides its module: integers, the extended reals, the four IEEE formats, the
+bit vectors (qualified: Float32.t, BV8.of_int), and shapes and indices (Cons 2 Nil, offset), computed
+as far as a data movement operator's witnesses need (its checks are computed first: compute_in_goal)."""
 
 
 class CheckError(Exception):

@@ -265,6 +265,11 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
             f"module {name}",
             f"  (* {_comment(case.title)}: {_comment(case.source)}, {case.dtype.name} *)",
             *(f"  use {theory}" for theory in uses),
+            *(
+                ['  meta "compute_max_steps" 1000000  (* the default 1000 stop short of a tensor *)']
+                if tensor_level(op)
+                else []
+            ),
             "",
             f"  goal {check.holds}:",
             f"    {conjunction}",
