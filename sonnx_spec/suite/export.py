@@ -21,7 +21,7 @@ from typing import Any
 from .. import __version__
 from .cases import Case, cases
 from .errors import SuiteError
-from .model import one_node_model
+from .model import constant_inputs, one_node_model
 
 FORMAT = "sonnx-conformance-suite/1"
 README = """# The SONNX conformance suite, version {version}
@@ -56,11 +56,14 @@ def export(folder: str | Path, operators: Iterable[str] | None = None) -> dict[s
         data = where / "test_data_set_0"
         data.mkdir(parents=True)
         output = None if case.expected is None else case.expected.dtype
-        model = one_node_model(case.operator, case.inputs, dict(case.attributes), output)
+        shape = None if case.expected is None else case.expected.shape
+        model = one_node_model(case.operator, case.inputs, dict(case.attributes), output, shape)
         (where / "model.onnx").write_bytes(model.SerializeToString())
-        for i, value in enumerate(case.inputs):
+        constant = constant_inputs(case.operator, len(case.inputs))  # in the model, as initializers
+        fed = [(i, value) for i, value in enumerate(case.inputs) if i not in constant]
+        for k, (i, value) in enumerate(fed):
             tensor = numpy_helper.from_array(value, f"x{i}")
-            (data / f"input_{i}.pb").write_bytes(tensor.SerializeToString())
+            (data / f"input_{k}.pb").write_bytes(tensor.SerializeToString())
         if case.expected is not None:
             tensor = numpy_helper.from_array(case.expected, "y0")
             (data / "output_0.pb").write_bytes(tensor.SerializeToString())

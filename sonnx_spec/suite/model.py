@@ -38,11 +38,28 @@ def output_type(
     return next(dtype for name, dtype in typed if name == tensor.type and dtype is not None)
 
 
+def constant_inputs(operator: str, count: int) -> list[int]:
+    """The positions, among ``count`` inputs of ``operator``, of those whose values set an output's shape:
+    a profile model holds them as initializers (GR2)."""
+    spec = operators()[operator]
+    variadic = bool(spec.inputs) and spec.inputs[-1].variadic
+    declared = [
+        spec.inputs[min(i, len(spec.inputs) - 1)] if variadic else spec.inputs[i] for i in range(count)
+    ]
+    return [i for i, tensor in enumerate(declared) if tensor.sets_shape]
+
+
 def one_node_model(
-    operator: str, inputs: Sequence[np.ndarray], attributes: dict[str, Any], output: np.dtype | None = None
+    operator: str,
+    inputs: Sequence[np.ndarray],
+    attributes: dict[str, Any],
+    output: np.dtype | None = None,
+    shape: tuple[int, ...] | None = None,
 ) -> onnx.ModelProto:
-    """``operator`` applied to graph inputs x0, x1, … of the inputs' types and shapes, giving y0; its opset
-    is the version of the ONNX operator the profile is based on, so that the node resolves to it."""
+    """``operator`` applied to x0, x1, … of the inputs' types and shapes, giving y0 of ``shape`` (by default
+    the inputs' broadcast shape, an element-wise operator's); its opset is the version of the ONNX operator
+    the profile is based on, so that the node resolves to it. An input whose values set the output's shape
+    (Reshape's shape) is an initializer, as the profile requires (GR2); the others are graph inputs."""
     from onnx import helper, numpy_helper
 
     spec = operators()[operator]
@@ -54,15 +71,22 @@ def one_node_model(
         for a in spec.attributes
     }
     names = [f"x{i}" for i in range(len(inputs))]
-    shape = np.broadcast_shapes(*(a.shape for a in inputs))  # the cases' operators are element-wise
+    if shape is None:
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in inputs))
+        except ValueError:  # not an element-wise operator's inputs, and no result: a shape left unknown
+            shape = None
+    constant = set(constant_inputs(operator, len(inputs)))
     graph = helper.make_graph(
         [helper.make_node(spec.onnx, names, ["y0"], **values)],
         f"sonnx_{operator}",
         [
             helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
-            for n, a in zip(names, inputs, strict=True)
+            for i, (n, a) in enumerate(zip(names, inputs, strict=True))
+            if i not in constant
         ],
         [helper.make_tensor_value_info("y0", helper.np_dtype_to_tensor_dtype(output), shape)],
+        initializer=[numpy_helper.from_array(inputs[i], names[i]) for i in sorted(constant)],
     )
     opset = [helper.make_opsetid("", spec.version)]
     ir_version = helper.find_min_ir_version_for(
