@@ -247,3 +247,60 @@ def test_why3_proves_the_page_value_and_refutes_a_wrong_one(why3_config, tmp_pat
         holds: False,
         refuted: True,
     }
+
+
+def test_a_data_movement_example_states_the_dims_and_where_each_element_comes_from():
+    """Reshape's spec says where an element comes from (reshape_source): each fact reads the data input's
+    element list at the row-major position of that index; the shape and int attributes are integer lists."""
+    assert examples.tensor_level("reshape") and not examples.tensor_level("clip")
+    [module] = modules(
+        "reshape", ["int8"], "X = [[1, 2], [3, -4]]", "S = [4]", "allowzero = 0", "Y = [1, 2, 3, -4]"
+    )
+    assert "  use tensor.Shape\n  use tensor.RowMajor\n" in module.text
+    assert 'meta "compute_max_steps"' in module.text
+    body = goal_body(module.text, "reshape_ex1_int8_holds")
+    given = "(Cons 2 (Cons 2 Nil)) (Cons 4 Nil) 0"
+    elements = "(ECons 1 (ECons 2 (ECons 3 (ECons (-4) ENil))))"
+    facts = body.split(" /\\ ")
+    assert facts[0] == f"reshape_dims {given} = (Cons 4 Nil)"
+    assert facts[4] == (
+        f"(nth (offset (reshape_source {given} (Cons 3 Nil)) (Cons 2 (Cons 2 Nil))) {elements}) = (-4)"
+    )
+    assert len(facts) == 5
+
+
+def test_a_goal_computed_to_true_leaves_no_task_and_counts_as_proved():
+    run = importlib.import_module("formal.harness.example_run")
+    [module] = modules("reshape", ["int8"], "X = [1, 2]", "S = [2, 1]", "allowzero = 0", "Y = [[1], [2]]")
+    computed = run.transformations("reshape")
+    assert computed == ("compute_in_goal", "split_vc") and run.transformations("clip") == ("split_vc",)
+    holds = module.checks[0].holds
+    assert run.with_computed([module], [], {}, "holds", computed) == {holds: "proved"}
+    assert run.with_computed([module], [], {holds: "timeout"}, "holds", computed) == {holds: "timeout"}
+    failed = object()  # a run that did not load: no task for another reason
+    assert run.with_computed([module], failed, {}, "holds", computed) == {}
+    assert run.with_computed([module], [], {}, "holds", ("split_vc",)) == {}
+
+
+@pytest.mark.parametrize("expected, proved", [("[[1], [2]]", True), ("[[2], [1]]", False)])
+def test_why3_computes_a_data_movement_example(why3_config, tmp_path, expected, proved):
+    [module] = examples.modules_for(
+        "reshape",
+        cases("reshape", ["int8"], "X = [1, 2]", "S = [2, 1]", "allowzero = 0", f"Y = {expected}"),
+        examples.instance_modules("reshape"),
+    )
+    text = module.text.replace(module.name, "Example", 1)
+    (tmp_path / "example.mlw").write_text(text)
+    library = ["-L", str(ROOT / "formal" / "lib"), "-L", str(ROOT / "formal")]
+    computed = ["-a", "compute_in_goal", "-a", "split_vc"]
+    goal = [str(tmp_path / "example.mlw"), "-T", "Example", "-G", module.checks[0].holds]
+    command = ["why3", "prove", "-C", str(why3_config), *library, "-P", "z3", "-t", "5", *computed]
+    run = subprocess.run(
+        [*command, *goal],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0 or "Prover result" in run.stdout, run.stderr
+    left = re.findall(r"Prover result is: (\w+)", run.stdout)
+    assert (not left or all(s == "Valid" for s in left)) == proved, (run.stdout, run.stderr)
