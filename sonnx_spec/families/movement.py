@@ -25,5 +25,5 @@ def copied(operator: str, elements: Array, shape: tuple[int, ...]) -> np.ndarray
     """A new array of ``shape`` and of the type of ``elements``, holding ``elements`` (of that shape, or a
     view of an input arranged in it) copied bit for bit: NaN payloads and the sign of zero included."""
     result = new_array(operator, shape, np.asarray(elements).dtype)
-    np.copyto(result, elements, casting="no")  # same type: a copy of the bits, never a conversion
+    np.copyto(result, elements)  # one type: a copy of the bits, never a conversion
     return result

@@ -20,7 +20,7 @@ def output_shape(X: Array, S: Array, allowzero: int) -> tuple[int, ...]:
     0, the one dimension that keeps X's size where S has −1."""
     if allowzero not in (0, 1):
         problem = f"reshape: allowzero is {allowzero}, not 0 or 1"
-        raise SonnxError("RESHAPE_C1", problem, operator="reshape", tensor="allowzero")
+        raise SonnxError("RESHAPE_C1", problem)
     wanted = int_values(S)
     below = [d for d in wanted if d < -1]
     if below:
@@ -68,7 +68,7 @@ def reshape(X: Array, S: Array, *, allowzero: int) -> np.ndarray:
     """
     shape = output_shape(X, S, allowzero)  # RESHAPE_C1 to RESHAPE_C5, RESHAPE_S1
     Y = new_array("reshape", shape, X.dtype)  # GEN_E1 for a shape too large, before numpy reads it
-    np.copyto(Y, np.reshape(X, shape), casting="no")  # RESHAPE_S2: row-major order kept, bits copied
+    np.copyto(Y, np.reshape(X, shape))  # RESHAPE_S2: row-major order kept, bits copied (one type)
     return Y
 
 
