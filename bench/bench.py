@@ -48,6 +48,7 @@ def arguments(op: Operator, rng: np.random.Generator) -> tuple[list[np.ndarray],
     placing = getattr(modules()[op.name], "bench_call", None)
     if placing is not None:  # the values that place the elements depend on the data: the module's call
         return placing(rng.standard_normal(N).astype(bench_type(op, op.main_type)))
+
     def tensor(type_name: str, rank: int | None, index: int) -> np.ndarray:
         dtype = bench_type(op, type_name)
         if rank == 0:
