@@ -96,3 +96,29 @@ def test_a_hole_in_a_table_is_refused() -> None:
     text = ZERO.format(types='["float16", "float32", "float64"]')
     with pytest.raises(SpecialValuesError, match=r"^abs\.toml:1: no row gives −0 for bfloat16"):
         check_complete(tuple(rows(text)))
+
+
+RESHAPED = '[[special]]\ninputs = ["NaN", "{shape}"]\nattributes = {{ allowzero = 0 }}\ntypes = ["float32"]\n'
+RESHAPED += 'output = "NaN"\nrule = "RESHAPE_S2"\n'
+
+
+def test_an_input_that_places_elements_is_written_as_a_tensor() -> None:
+    """Reshape's shape is no special value: a row gives it in the examples' notation, as an int64 tensor."""
+    [row] = rows(RESHAPED.format(shape="[]"), "reshape")
+    args, kwargs = row.call(np.dtype("float32"))
+    assert args[1].dtype == np.int64 and args[1].shape == (0,) and kwargs == {"allowzero": 0}
+    assert np.isnan(args[0]) and args[0].shape == ()
+    assert row.check(np.dtype("float32")) is None
+    [row] = rows(RESHAPED.format(shape="[1, 1]"), "reshape")
+    assert row.call(np.dtype("float32"))[0][1].tolist() == [1, 1]
+    assert (
+        row.check(np.dtype("float32"))
+        == "float32: the reference gives [NaN] of shape (1, 1), the row says NaN"
+    )
+
+
+def test_a_tensor_its_type_cannot_hold_leaves_the_row_no_type() -> None:
+    with pytest.raises(SpecialValuesError, match="no type of reshape has all these values"):
+        rows(RESHAPED.format(shape="[0.5]"), "reshape")
+    with pytest.raises(SpecialValuesError, match="no type of reshape has all these values"):
+        rows(RESHAPED.format(shape="[1"), "reshape")

@@ -114,14 +114,21 @@ class Row:
                 return None
             return f"{dtype.name}: the reference refuses it ({error.req_id}), the row says {self.output}"
         if self.refused:
-            return f"{dtype.name}: the reference gives {show(result[()])}, the row says refused ({self.rule})"
+            return f"{dtype.name}: the reference gives {_shown(result)}, the row says refused ({self.rule})"
         if not same_result(result, self.expected(dtype)):
-            return f"{dtype.name}: the reference gives {show(result[()])}, the row says {self.output}"
+            return f"{dtype.name}: the reference gives {_shown(result)}, the row says {self.output}"
         return None
 
     def shown(self, dtype: np.dtype) -> str:
         """The cell of the page's table: the stated output in the notation of the pages."""
         return f"{REFUSED}: {self.rule}" if self.refused else show(self.expected(dtype)[()])
+
+
+def _shown(result: np.ndarray) -> str:
+    """A result in the tables' notation: a 0-d one as its value, another with its shape."""
+    if result.ndim == 0:
+        return show(result[()])
+    return f"[{', '.join(show(v) for v in result.reshape(-1))}] of shape {result.shape}"
 
 
 def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
