@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from engine_accuracy import Accuracy
 
 from . import ORDINARY, Divergence, Explanation, Values
 
@@ -71,3 +72,5 @@ BACKEND_DIVERGENCES = {
 }
 BACKEND_RULES: dict = {}
 SEMANTICS = "EXP_S1"
+ACCURACY = Accuracy(mpfr="exp", rule="EXP_P2", ulps=1, float32_range=(-104.0, 89.0))
+"""The engines' accuracy, measured by tests/conformance/test_engine_accuracy.py and shown on the page."""

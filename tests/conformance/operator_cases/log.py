@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from engine_accuracy import Accuracy
 
 from . import ORDINARY, Divergence, Explanation, Values
 
@@ -70,3 +71,5 @@ BACKEND_DIVERGENCES = {
 }
 BACKEND_RULES: dict = {}
 SEMANTICS = "LOG_S1"
+ACCURACY = Accuracy(mpfr="log", rule="LOG_P2", ulps=1, float32_range=(0.0, 100.0))
+"""The engines' accuracy, measured by tests/conformance/test_engine_accuracy.py and shown on the page."""
