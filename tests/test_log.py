@@ -7,6 +7,8 @@ it shares nothing with the reference's vectorised evaluation but the library.
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import gmpy2
 import ml_dtypes
@@ -249,3 +251,34 @@ def test_S1_numpy_float64_log_is_well_within_the_trusted_bound() -> None:
             exact = gmpy2.log(gmpy2.mpfr(x))
             worst = max(worst, float(abs(gmpy2.mpfr(y) - exact) / abs(exact)))
     assert worst < 2.0**-50 < RELATIVE_ERROR
+
+
+INSTANCES = {"Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64"}
+
+
+def why3_value(literal: str) -> float:
+    """A literal of formal/log.mlw's instances: (0x1.8p1:F.t), (F.neg (0.0:F.t)), an infinity."""
+    negative = literal.startswith("(F.neg ")
+    text = literal[len("(F.neg ") : -1] if negative else literal
+    value = math.inf if "F.div" in text else float.fromhex(text.strip("()").removesuffix(":F.t"))
+    return -value if negative else value
+
+
+@req("LOG_S1")
+def test_S1_the_values_the_formal_specification_trusts_are_mpfrs() -> None:
+    """formal/log.mlw states MPFR's values at the page's inputs as axioms (Why3 has no logarithm): each is
+    checked here against MPFR, independently of the reference."""
+    text = (Path(__file__).resolve().parents[1] / "formal" / "log.mlw").read_text(encoding="utf-8")
+    checked = 0
+    for name, body in re.findall(r"^module Log(\w+)\n(.*?)^end", text, re.M | re.S):
+        if name not in INSTANCES:
+            continue
+        dtype = np.dtype(ml_dtypes.bfloat16) if name == "BFloat16" else np.dtype(INSTANCES[name])
+        for line in body.splitlines():
+            if not line.strip().startswith("log_finite ("):
+                continue
+            x, y = line.strip().removesuffix(" /\\").removeprefix("log_finite ").split(" = ")
+            expected = correctly_rounded(dtype, "log", why3_value(x))
+            assert why3_value(y) == expected and math.copysign(1, why3_value(y)) == math.copysign(1, expected)
+            checked += 1
+    assert checked > 20
