@@ -16,12 +16,12 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
 
 import gmpy2
 import ml_dtypes
 import numpy as np
 from onnx_engines import ENGINES
+from operator_cases import Accuracy
 from support import correctly_rounded
 
 from sonnx_spec.correctly_rounded import NOT_A_DISTANCE, ulp_distance
@@ -39,17 +39,6 @@ HEADER = (
     "correctly rounded",
     "meets",
 )
-
-
-@dataclass(frozen=True)
-class Accuracy:
-    """What the measurement of an operator needs: MPFR's name of its function (gmpy2's), its accuracy rule
-    and that rule's bound in units in the last place, and the range of float32 inputs sampled uniformly."""
-
-    mpfr: str
-    rule: str
-    ulps: int
-    float32_range: tuple[float, float]
 
 
 def inputs(accuracy: Accuracy, dtype: np.dtype) -> tuple[np.ndarray, str]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from engine_accuracy import Accuracy
 
-from . import ORDINARY, Divergence, Explanation, Values
+from . import ORDINARY, Accuracy, Divergence, Explanation, Values
 
 TOPICS = (
     ORDINARY,
