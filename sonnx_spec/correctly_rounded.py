@@ -55,7 +55,7 @@ are documented or measured within a few units in the last place (glibc: at most 
 any of them. The tests measure the error of the functions against MPFR on every float16 and bfloat16 input
 and on a float32 sample and check it is far below this bound."""
 
-CHUNK = 1 << 15
+CHUNK = 1 << 16
 """Elements per chunk: 512 KiB of float64, which stays in a 1 MiB level-2 cache with its companions."""
 
 F64_BITS = np.dtype(np.uint64)
