@@ -37,14 +37,25 @@ function of several operands (Pow) takes them broadcast to one shape and one typ
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import gmpy2
 import ml_dtypes
 import numpy as np
 
 from .checks import new_array
+
+if TYPE_CHECKING:
+    import gmpy2
+
+
+def _gmpy2() -> Any:
+    """gmpy2, imported when MPFR is first needed: its GMP replaces the process's SIGFPE handler by one
+    that aborts, which would change how every program importing the reference dies of a SIGFPE."""
+    return importlib.import_module("gmpy2")
+
 
 Array = np.ndarray | np.generic
 
@@ -90,7 +101,7 @@ def mpfr_context(dtype: np.dtype) -> gmpy2.context:
     + 1, and emin, for subnormal results, IEEE's emin − p + 2."""
     info = ml_dtypes.finfo(dtype)
     precision = info.nmant + 1
-    return gmpy2.context(
+    return _gmpy2().context(
         precision=precision, emax=info.maxexp, emin=info.minexp - precision + 2, subnormalize=True
     )
 
@@ -103,7 +114,7 @@ def _context(dtype: np.dtype) -> gmpy2.context:
 def by_mpfr(function: Elementary, dtype: np.dtype, *values: float) -> float:
     """The exact value of ``function`` at ``values`` (Python floats, exact) rounded once to ``dtype`` by MPFR;
     a Python float, which holds every value of the profile's floating-point types."""
-    operands = [gmpy2.mpfr(v, 53) for v in values]  # 53 bits: every value of the four types, exactly
+    operands = [_gmpy2().mpfr(v, 53) for v in values]  # 53 bits: every value of the four types, exactly
     return float(function.mpfr(_context(dtype), *operands))
 
 
@@ -120,8 +131,9 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
         undecided = _fast_path(function, dtype, flat, flat_out)
     if undecided.size:  # by MPFR, one element at a time, written back at once
         context = _context(dtype)
+        mpfr = _gmpy2().mpfr
         with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN it converts
-            values = [[gmpy2.mpfr(v, 53) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
+            values = [[mpfr(v, 53) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
         exact = [float(function.mpfr(context, *operands)) for operands in zip(*values, strict=True)]
         flat_out[undecided] = np.array(exact, np.float64).astype(dtype)  # exact: values of the type
     return out
