@@ -48,7 +48,7 @@ def log(X: Array) -> np.ndarray:
 
     >>> import numpy as np, sonnx_spec
     >>> sonnx_spec.log(np.array([1.0, 2.0, 0.0, -1.0], dtype=np.float32))
-    array([ 0.       ,  0.6931472,       -inf,        nan], dtype=float32)
+    array([0.       , 0.6931472,      -inf,       nan], dtype=float32)
     """
     # LOG_C1, LOG_C2: X's shape alone, X's type. LOG_S1: ln X[i] rounded once (Ziv: float64, else MPFR).
     return rounded("log", LOG, X)
