@@ -27,7 +27,9 @@ A module ``<operator>.py`` gives:
 ``BACKEND_RULES``, ``SEMANTICS``
     the rule an ONNX backend case exercises: listed, else ``SEMANTICS``;
 ``bench_call(X)`` (an operator whose inputs place elements: Reshape's shape)
-    the arguments the bench times, around the large float32 vector ``X``.
+    the arguments the bench times, around the large float32 vector ``X``;
+``BENCH_LIMIT`` (optional)
+    the largest ratio to numpy the bench accepts for it, where it is not the default 2.
 
 Every operator's cases also include, for each type, the rows of its special-values table (``[[special]]``
 in its rules file, :func:`table_cases`): the spec's table is run on the engines too, with no module to edit.
