@@ -20,6 +20,7 @@ leaves open are computed with exact fractions):
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import ml_dtypes
@@ -178,6 +179,48 @@ def _exact(x: float, dtype: np.dtype) -> np.generic:
         # to odd in float64 (53 ≥ p + 2 bits), which the rounding below makes the only rounding
         nearest = float(np.nextafter(nearest, np.inf if value > Fraction(nearest) else -np.inf))
     return rounded_to(np.array(nearest), dtype)[()]
+
+
+def exact(x: float) -> Fraction:
+    """h(x) = x·min(max(x + 3, 0), 6)/6 for a finite x, exactly."""
+    v = Fraction(x)
+    return v * min(max(v + 3, Fraction(0)), Fraction(6)) / 6
+
+
+def ulp(v: Fraction, dtype: np.dtype) -> Fraction:
+    """The spacing of ``dtype``'s values at the real |v|: 2^(e − p + 1) for 2^e ≤ |v| < 2^(e+1), and the
+    smallest subnormal below the normal range."""
+    info = ml_dtypes.finfo(dtype)
+    v = abs(v)
+    if v < Fraction(float(info.smallest_normal)):
+        return Fraction(float(info.smallest_subnormal))
+    e = v.numerator.bit_length() - v.denominator.bit_length()
+    if Fraction(2) ** e > v:
+        e -= 1
+    return Fraction(2) ** (e - info.nmant)
+
+
+def meets_accuracy(X: Array, Y: Array) -> np.ndarray:
+    """Whether an engine's result ``Y`` for ``X`` (of one shape and one float type) meets the accuracy the
+    profile requires of HardSwish, at each index (HARDSWISH_P2): for a finite X[i], Y[i] finite and
+    within 2·ulp(h) + ulp(X[i]) of the exact h(X[i]); NaN for NaN, +∞ for +∞, a zero for −∞. Exact."""
+    ok = np.empty(np.shape(X), bool)
+    with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN as it converts
+        xs, ys = np.asarray(X, np.float64), np.asarray(Y, np.float64)
+    for index in np.ndindex(ok.shape):
+        ok[index] = _meets(float(xs[index]), float(ys[index]), np.asarray(X).dtype)
+    return ok
+
+
+def _meets(x: float, y: float, dtype: np.dtype) -> bool:
+    if math.isnan(x):
+        return math.isnan(y)
+    if math.isinf(x):
+        return y == (x if x > 0 else 0.0)
+    if not math.isfinite(y):
+        return False
+    h = exact(x)  # HARDSWISH_P2: the bound, in exact rationals
+    return abs(Fraction(y) - h) <= 2 * ulp(h, dtype) + ulp(Fraction(x), dtype)
 
 
 hard_swish = operator(
