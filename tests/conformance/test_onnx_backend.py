@@ -48,8 +48,12 @@ def test_backend_case(case: BackendCase, conformance: Recorder) -> None:
         passed = spec.status == "output" and _same(spec, case)
         detail = "" if passed else _what_the_spec_did(spec, case)
     elif listed.within is not None:
-        passed = spec.status == "output" and not _same(spec, case) and listed.within(case.inputs, case.expected)
-        detail = "" if passed else f"listed as within {listed.rule} only, but {_what_the_spec_did(spec, case)}"
+        passed = (
+            spec.status == "output" and not _same(spec, case) and listed.within(case.inputs, case.expected)
+        )
+        detail = (
+            "" if passed else f"listed as within {listed.rule} only, but {_what_the_spec_did(spec, case)}"
+        )
     else:
         passed = spec.status == "refused" and spec.message == listed.rule
         detail = "" if passed else f"listed as refused by {listed.rule}, but {_what_the_spec_did(spec, case)}"
