@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import gmpy2
 import ml_dtypes
@@ -120,7 +119,9 @@ def test_S1_float32_sample_ties_and_tiny_values() -> None:
 def test_S1_float64_sample_ties_and_tiny_values() -> None:
     rng = np.random.default_rng(20260522)
     tiny = [k * 5e-324 for k in (1, 2, 3, 5, 2**52 - 1, 2**52 + 1)]
-    around_the_double_double_limit = [s * 2.0**-400 * (1 + d) for s in (1, -1) for d in (-(2.0**-52), 0, 2.0**-52)]
+    around_the_double_double_limit = [
+        s * 2.0**-400 * (1 + d) for s in (1, -1) for d in (-(2.0**-52), 0, 2.0**-52)
+    ]
     sample = [
         rng.standard_normal(3000) * 2,
         rng.uniform(-3, 3, 3000),
@@ -149,7 +150,9 @@ def test_S1_hand_worked_values() -> None:
     """1/3, 2/3 and 5/3 from their binary expansions; s/2 + s²/6 just above the midpoint s/2."""
     f16, bf16 = np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)
     X = np.array([-1.0, 1.0, 2.0, 0.75, -1.5, 2.0**-24], f16)
-    assert_same(hard_swish(X), np.array([-1365 / 4096, 1365 / 2048, 1707 / 1024, 0.46875, -0.375, 2.0**-24], f16))
+    assert_same(
+        hard_swish(X), np.array([-1365 / 4096, 1365 / 2048, 1707 / 1024, 0.46875, -0.375, 2.0**-24], f16)
+    )
     X = np.array([-1.0, 1.0, 2.0, 2.0**-133], bf16)
     assert_same(hard_swish(X), np.array([-171 / 512, 171 / 256, 213 / 128, 2.0**-133], bf16))
     assert_same(hard_swish(np.array([1.0, 2.0], F64)), np.array([2 / 3, 5 / 3]))  # Python's division

@@ -19,7 +19,15 @@ from sonnx_spec import hard_swish
 from sonnx_spec.ops.hard_swish import meets_accuracy
 
 TABLE = Path(__file__).resolve().parents[2] / "docs" / "operators" / "hard_swish_accuracy.csv"
-HEADER = ["Type", "Engine", "Inputs", "Max ULP", "Not correctly rounded", "Worst input", "Beyond HARDSWISH_P2"]
+HEADER = [
+    "Type",
+    "Engine",
+    "Inputs",
+    "Max ULP",
+    "Not correctly rounded",
+    "Worst input",
+    "Beyond HARDSWISH_P2",
+]
 
 
 def inputs(dtype: np.dtype) -> np.ndarray:
@@ -37,7 +45,9 @@ def inputs(dtype: np.dtype) -> np.ndarray:
         rng.standard_normal(size) * 2,
         rng.uniform(-3, 3, size),
         -3 + ulp3 * np.arange(1, 1001),  # where the value vanishes
-        np.ldexp(rng.uniform(-1, 1, size // 10), rng.integers(ml_dtypes.finfo(dtype).minexp - p, 2, size // 10)),
+        np.ldexp(
+            rng.uniform(-1, 1, size // 10), rng.integers(ml_dtypes.finfo(dtype).minexp - p, 2, size // 10)
+        ),
         tiny * np.arange(-50, 51),
         3 * np.arange(1, 2001, 2) / 2.0**12,  # h(±3n/2¹²) = 3n(2¹² ± n)/2²⁵: ties among them
         -3 * np.arange(1, 2001, 2) / 2.0**12,
