@@ -54,13 +54,14 @@ EXPLAINED = {
         "HARDSWISH_S1",
         "The spec rounds the exact value once. numpy rounds x + 3, the product and the quotient, each in "
         "X's type; the ONNX reference and onnxruntime compute x·(x·α + β) with α the float32 nearest to "
-        "1/6, and round three times: results a unit in the last place apart (in float64 the ONNX reference "
-        "keeps α in float32, ONNX's type of a float attribute, 2⁻²⁶ away from 1/6: hundreds of millions "
-        "of units, beyond HARDSWISH_P2, even where the result is exact, 1.5 giving 1.125000011). Near −3, "
-        "where the value vanishes, x·α + β cancels and the error of α and of x·α is large against the "
-        "result (up to hundreds of thousands of its units in the last place, within HARDSWISH_P2's floor of one unit of "
-        "x). For the smallest subnormal s the exact value s/2 + s²/6 is just above the midpoint s/2: the "
-        "spec rounds it up to s, an engine that computes s·0.5 rounds the midpoint to even, 0.",
+        "1/6, and round three times: results a unit in the last place apart (in float64 the ONNX "
+        "reference keeps α in float32, ONNX's type of a float attribute, 2⁻²⁶ away from 1/6: hundreds of "
+        "millions of units, beyond HARDSWISH_P2, even where the result is exact, 1.5 giving 1.125000011). "
+        "Near −3, where the value vanishes, x·α + β cancels and the error of α and of x·α is large "
+        "against the result (up to hundreds of thousands of its units in the last place, within "
+        "HARDSWISH_P2's floor of one unit of x). For the smallest subnormal s the exact value s/2 + s²/6 "
+        "is just above the midpoint s/2: the spec rounds it up to s, an engine that computes s·0.5 rounds "
+        "the midpoint to even, 0.",
     ),
     "extreme values": Explanation(
         "HARDSWISH_P1",
