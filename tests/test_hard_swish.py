@@ -156,6 +156,12 @@ def test_S1_hand_worked_values() -> None:
     X = np.array([-1.0, 1.0, 2.0, 2.0**-133], bf16)
     assert_same(hard_swish(X), np.array([-171 / 512, 171 / 256, 213 / 128, 2.0**-133], bf16))
     assert_same(hard_swish(np.array([1.0, 2.0], F64)), np.array([2 / 3, 5 / 3]))  # Python's division
+    X = np.array([-1.0, 1.0, 2.0, -2.9999998], F32)  # 1/3 = 0.0101…: float32 rounds −1/3 and 2/3 away
+    Y = [-11184811 * 2.0**-25, 11184811 * 2.0**-24, 13981013 * 2.0**-23, -(2.0**-23 - 2.0**-47)]
+    assert_same(hard_swish(X), np.array(Y, F32))
+    # the page's float16 ties: 2475/8192 and 3003/8192 up to the even 2476 and 3004, −2205/8192 to −2204
+    X = np.array([0.515625, 0.609375, -0.703125, -(2.0**-24)], f16)
+    assert_same(hard_swish(X), np.array([2476 / 8192, 3004 / 8192, -2204 / 8192, -0.0], f16))
 
 
 @req("HARDSWISH_P1")

@@ -35,7 +35,7 @@ Array = np.ndarray | np.generic
 
 _SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's constant, which splits a float64 into two halves of 26 bits
 _WINDOW = 16  # float64 units around a midpoint within which the float64 evaluation is not trusted
-_DOUBLE_DOUBLE_ERROR = 2.0**-98  # a relative bound above the double-double's error (2⁻¹⁰⁰, see below)
+_DOUBLE_DOUBLE_ERROR = 2.0**-98  # above the double-double's relative error, 2⁻¹⁰⁰ (the docstring)
 _TINY = 2.0**-400  # below it, the double-double's partial products could underflow
 _BLOCK = 1 << 15  # elements of a block: its float64 arrays stay in the cache
 
