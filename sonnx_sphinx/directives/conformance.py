@@ -240,6 +240,10 @@ def _backend(section: Json) -> list[str]:
     for case in section["backend"]:
         if case["outcome"] == "pass":
             outcome, why = "passes", ""
+        elif case["outcome"] == "expected divergence" and case["spec"]["status"] == "output":
+            # a divergence of accuracy (Divergence.within): the spec's outputs differ from ONNX's, whose
+            # outputs meet the bound the case's rule states
+            outcome, why = "expected divergence: other outputs, ONNX's within it", escape(case["reason"])
         elif case["outcome"] == "expected divergence":
             outcome, why = f"expected divergence: {_spec(case['spec'])}", escape(case["reason"])
         else:
