@@ -241,7 +241,8 @@ def _backend(section: Json) -> list[str]:
         if case["outcome"] == "pass":
             outcome, why = "passes", ""
         elif case["outcome"] == "expected divergence" and case["spec"]["status"] == "output":
-            # ONNX rounded otherwise (Divergence.ulps): the spec's output, within the rule's bound of ONNX's
+            # ONNX rounded otherwise (Divergence.ulps, Divergence.within): the spec's outputs differ from
+            # ONNX's, which meet the bound the case's rule states
             outcome, why = "expected divergence: another rounding", escape(case["reason"])
         elif case["outcome"] == "expected divergence":
             outcome, why = f"expected divergence: {_spec(case['spec'])}", escape(case["reason"])

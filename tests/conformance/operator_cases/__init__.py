@@ -20,7 +20,8 @@ A module ``<operator>.py`` gives:
     differently; a divergence on any other topic fails the tests;
 ``BACKEND_DIVERGENCES``
     ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose, or whose
-    expected output ONNX rounded otherwise than the profile (``ulps``: how far it may be);
+    expected output ONNX rounded otherwise than the profile (``ulps``: how far it may be; ``within``: the
+    bound ONNX's outputs meet);
 ``ACCURACY`` (optional)
     :class:`Accuracy`: a correctly rounded operator whose engines' accuracy is measured and published
     (tests/conformance/test_engine_accuracy.py);
@@ -79,6 +80,10 @@ class Divergence:
     """Not a refusal: ONNX's expected output was computed by an engine that rounds otherwise (numpy's
     float32 exp); the spec's output differs from it, by at most this many units in the last place
     (sonnx_spec.correctly_rounded.ulp_distance), the bound of the operator's accuracy rule."""
+    within: Callable[[Inputs, tuple[np.ndarray, ...]], bool] | None = None
+    """Not a refusal either, for a bound that is no number of units (HardSwish's): the spec computes the
+    case, its outputs differ from ONNX's, and this says whether ONNX's outputs meet the bound ``rule``
+    states."""
 
 
 @dataclass(frozen=True)
