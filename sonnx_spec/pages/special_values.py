@@ -96,9 +96,10 @@ class Row:
         """The output the row states for ``dtype``, as a 0-d array of the output's type."""
         op = self.spec
         out = op.output_dtype(dtype, dict(self.attributes))
-        value = special_value(self.output, out)
+        depth, name = nested(self.output)
+        value = special_value(name, out)
         if value is not None:
-            return np.asarray(value)
+            return np.asarray(value).reshape((1,) * depth)  # "[[NaN]]": Flatten's Y of shape (1, 1)
         try:
             return np.asarray(to_numpy(parse_value(self.output.replace("−", "-")), out))
         except ExampleError as error:
@@ -114,21 +115,32 @@ class Row:
                 return None
             return f"{dtype.name}: the reference refuses it ({error.req_id}), the row says {self.output}"
         if self.refused:
-            return f"{dtype.name}: the reference gives {_shown(result)}, the row says refused ({self.rule})"
+            return f"{dtype.name}: the reference gives {shown(result)}, the row says refused ({self.rule})"
         if not same_result(result, self.expected(dtype)):
-            return f"{dtype.name}: the reference gives {_shown(result)}, the row says {self.output}"
+            return f"{dtype.name}: the reference gives {shown(result)}, the row says {self.output}"
         return None
 
     def shown(self, dtype: np.dtype) -> str:
         """The cell of the page's table: the stated output in the notation of the pages."""
-        return f"{REFUSED}: {self.rule}" if self.refused else show(self.expected(dtype)[()])
+        return f"{REFUSED}: {self.rule}" if self.refused else shown(self.expected(dtype))
 
 
-def _shown(result: np.ndarray) -> str:
-    """A result in the tables' notation: a 0-d one as its value, another with its shape."""
-    if result.ndim == 0:
-        return show(result[()])
-    return f"[{', '.join(show(v) for v in result.reshape(-1))}] of shape {result.shape}"
+def nested(output: str) -> tuple[int, str]:
+    """A row's output as the number of brackets around it and what they hold: ``[[NaN]]`` is ``(2, "NaN")``,
+    the one element of a tensor of shape (1, 1) (a data movement operator's result on a 0-d input may
+    have a rank of its own); ``NaN`` is ``(0, "NaN")``."""
+    depth = len(output) - len(output.lstrip("["))
+    if depth and output.endswith("]" * depth):
+        return depth, output[depth:-depth]
+    return 0, output
+
+
+def shown(result: np.ndarray) -> str:
+    """A result of one element in the notation of the pages, in brackets as many as its rank."""
+    result = np.asarray(result)
+    if result.size != 1:
+        return str(result.tolist())
+    return "[" * result.ndim + show(result.reshape(-1)[0]) + "]" * result.ndim
 
 
 def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
