@@ -22,7 +22,8 @@ def axes_of(X: Array, S: Array, E: Array, A: Array, K: Array) -> dict[int, tuple
         raise SonnxError("SLICE_C2", problem)
     r = X.ndim
     named: dict[int, tuple[int, int, int]] = {}
-    for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
+    for j, a in enumerate(axes):
+        s, e, k = starts[j], ends[j], steps[j]
         if not -r <= a < r:
             raise SonnxError("SLICE_C3", f"slice: A holds {a}; X of rank {r} has axes −{r} to {r - 1}")
         axis = a + r if a < 0 else a  # SLICE_S1: a negative axis counts from the last
