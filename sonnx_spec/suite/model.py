@@ -38,6 +38,11 @@ def output_type(
     return next(dtype for name, dtype in typed if name == tensor.type and dtype is not None)
 
 
+LIST_TYPES = {"ints": 7, "floats": 6}
+"""ONNX's AttributeProto type of each list kind of attribute (INTS, FLOATS): helper.make_attribute cannot
+infer it from an empty list."""
+
+
 def one_node_model(
     operator: str, inputs: Sequence[np.ndarray], attributes: dict[str, Any], output: np.dtype | None = None
 ) -> onnx.ModelProto:
@@ -52,11 +57,18 @@ def one_node_model(
         if a.kind == "tensor"
         else attributes[a.name]
         for a in spec.attributes
+        if a.kind not in LIST_TYPES
     }
     names = [f"x{i}" for i in range(len(inputs))]
     shape = np.broadcast_shapes(*(a.shape for a in inputs))  # the cases' operators are element-wise
+    node = helper.make_node(spec.onnx, names, ["y0"], **values)
+    node.attribute.extend(  # a list attribute with its type, which an empty one does not show (perm = [])
+        helper.make_attribute(a.onnx, attributes[a.name], attr_type=LIST_TYPES[a.kind])
+        for a in spec.attributes
+        if a.kind in LIST_TYPES
+    )
     graph = helper.make_graph(
-        [helper.make_node(spec.onnx, names, ["y0"], **values)],
+        [node],
         f"sonnx_{operator}",
         [
             helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
