@@ -116,6 +116,7 @@ def test_C1_a_perm_of_another_length_than_the_rank_is_refused(x: tuple, perm: tu
         transpose(np.zeros(x, np.int8), perm=perm)
     expected = f"transpose: perm {list(perm)} has {len(perm)} entries; X has rank {len(x)}"
     assert info.value.problem == expected
+    assert (info.value.operator, info.value.tensor) == ("transpose", "perm")  # the attribute that breaks it
 
 
 @req("TRANSPOSE_C2")
@@ -124,14 +125,18 @@ def test_C2_an_axis_outside_0_to_rank_minus_1_is_refused_negative_ones_too(perm:
     with raises_req("TRANSPOSE_C2") as info:
         transpose(np.zeros((2, 3), np.float16), perm=perm)
     assert info.value.problem == f"transpose: perm holds {axis}; an axis of X is 0 to 1"
+    assert (info.value.operator, info.value.tensor) == ("transpose", "perm")
 
 
 @req("TRANSPOSE_C3")
-@pytest.mark.parametrize(("perm", "axis"), [((0, 0, 1), 0), ((2, 1, 1), 1), ((2, 2, 2), 2)])
-def test_C3_an_axis_named_twice_is_refused(perm: tuple, axis: int) -> None:
+@pytest.mark.parametrize(
+    ("perm", "axis"), [((0, 0, 1), 0), ((2, 1, 1), 1), ((2, 2, 2), 2), ((1, 0, 1, 0), 1), ((3, 0, 2, 0), 0)]
+)
+def test_C3_an_axis_named_twice_is_refused_naming_the_first_repeated(perm: tuple, axis: int) -> None:
     with raises_req("TRANSPOSE_C3") as info:
-        transpose(np.zeros((2, 3, 4), BOOL), perm=perm)
+        transpose(np.zeros((2, 3, 4, 5)[: len(perm)], BOOL), perm=perm)
     assert info.value.problem == f"transpose: perm {list(perm)} names axis {axis} more than once"
+    assert (info.value.operator, info.value.tensor) == ("transpose", "perm")
 
 
 def test_numpy_integers_in_perm_are_read_as_axes() -> None:
