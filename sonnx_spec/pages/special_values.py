@@ -10,6 +10,7 @@ the specification (the drafts, IEEE 754), not from the reference's output::
     output = "NaN"                # a value's name, a decimal (rounded once to the type), or "refused"
     rule = "CLIP_S3"              # the rule that gives this output; for "refused", the rule that refuses
     attributes = { alpha = 0.01 } # if the operator has attributes: a tensor attribute by a value's name
+                                  # (a list attribute as a list: perm = [])
 
 A row holds for the types of its ``types`` that the operator takes and that have all its input values
 (−1 is no uint8 value). For one family, the rows with the same inputs and attributes must give each type
@@ -197,7 +198,8 @@ def _row(op: Operator, raw: dict, source: str) -> Row:
     inputs = tuple(raw["inputs"])
     if len(inputs) != len(op.input_names(len(inputs))) or (not op.inputs and inputs):
         raise SpecialValuesError(f"{source}: {op.name} takes inputs {', '.join(op.input_names(2))}")
-    attributes = dict(raw.get("attributes", {}))
+    # a list attribute (Transpose's perm) as a tuple: what the reference takes, and a row's key is hashable
+    attributes = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.get("attributes", {}).items()}
     if set(attributes) != {a.name for a in op.attributes}:
         raise SpecialValuesError(f"{source}: give the attributes {', '.join(a.name for a in op.attributes)}")
     tensor_types = input_types(op, len(inputs))

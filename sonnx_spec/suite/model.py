@@ -49,6 +49,11 @@ def constant_inputs(operator: str, count: int) -> list[int]:
     return [i for i, tensor in enumerate(declared) if tensor.sets_shape]
 
 
+LIST_TYPES = {"ints": 7, "floats": 6}
+"""ONNX's AttributeProto type of each list kind of attribute (INTS, FLOATS): helper.make_attribute cannot
+infer it from an empty list."""
+
+
 def one_node_model(
     operator: str,
     inputs: Sequence[np.ndarray],
@@ -69,6 +74,7 @@ def one_node_model(
         if a.kind == "tensor"
         else attributes[a.name]
         for a in spec.attributes
+        if a.kind not in LIST_TYPES
     }
     names = [f"x{i}" for i in range(len(inputs))]
     if shape is None:
@@ -77,8 +83,14 @@ def one_node_model(
         except ValueError:  # not an element-wise operator's inputs, and no result: a shape left unknown
             shape = None
     constant = set(constant_inputs(operator, len(inputs)))
+    node = helper.make_node(spec.onnx, names, ["y0"], **values)
+    node.attribute.extend(  # a list attribute with its type, which an empty one does not show (perm = [])
+        helper.make_attribute(a.onnx, attributes[a.name], attr_type=LIST_TYPES[a.kind])
+        for a in spec.attributes
+        if a.kind in LIST_TYPES
+    )
     graph = helper.make_graph(
-        [helper.make_node(spec.onnx, names, ["y0"], **values)],
+        [node],
         f"sonnx_{operator}",
         [
             helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)

@@ -24,7 +24,9 @@ logger = logging.getLogger(__name__)
 
 
 def caption(op: Operator, table: Table) -> str:
-    given = ", ".join(f"{name} = {value}" for name, value in table.attributes)
+    given = ", ".join(
+        f"{name} = {list(value) if isinstance(value, tuple) else value}" for name, value in table.attributes
+    )
     call = f"{op.name}({', '.join(table.columns)}{'; ' + given if given else ''})"
     return f"{call}[i], {table.family} family"
 

@@ -56,6 +56,10 @@ def ir_version(opset: int) -> int:
     return helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
 
 
+LIST_TYPES = {"ints": onnx.AttributeProto.INTS, "floats": onnx.AttributeProto.FLOATS}
+"""The ONNX type of each list kind of attribute: helper.make_attribute cannot infer it from an empty list."""
+
+
 def one_node_model(
     op: str, present: Sequence[np.dtype | None], attributes: Mapping[str, Any], count: int | None = None
 ) -> onnx.ModelProto:
@@ -70,6 +74,7 @@ def one_node_model(
         if spec_attr.kind == "tensor"
         else attributes[spec_attr.name]
         for spec_attr in spec.attributes
+        if spec_attr.kind not in LIST_TYPES
     }
     inputs = [
         helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t), None)
@@ -82,8 +87,14 @@ def one_node_model(
         )
         for m in range(count)
     ]
+    node = helper.make_node(spec.onnx, names, [o.name for o in outputs], **values)
+    node.attribute.extend(  # a list attribute with its type, which an empty one does not show (perm = [])
+        helper.make_attribute(a.onnx, attributes[a.name], attr_type=LIST_TYPES[a.kind])
+        for a in spec.attributes
+        if a.kind in LIST_TYPES
+    )
     graph = helper.make_graph(
-        [helper.make_node(spec.onnx, names, [o.name for o in outputs], **values)],
+        [node],
         f"sonnx_{op}",
         inputs,
         outputs,
@@ -130,7 +141,8 @@ class Engine:
             try:
                 self._sessions[key] = self._load(one_node_model(op, present, attributes, count))
             except Exception as error:  # no kernel, or a model this engine cannot read
-                self._sessions[key] = Result("unsupported", message=shorten(error))
+                status = "refused" if self.refuses_attributes(error) else "unsupported"
+                self._sessions[key] = Result(status, message=shorten(error))
         session = self._sessions[key]
         if isinstance(session, Result):
             return session
@@ -144,6 +156,11 @@ class Engine:
 
     def _load(self, model: onnx.ModelProto) -> object:
         raise NotImplementedError
+
+    def refuses_attributes(self, error: Exception) -> bool:
+        """Whether a failure to load the model is the kernel refusing the node's attribute values (the
+        refusal of that node), rather than no kernel for its types."""
+        return False
 
     def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         raise NotImplementedError
@@ -176,6 +193,10 @@ class OnnxRuntime(Engine):
         return onnxruntime.InferenceSession(
             model.SerializeToString(), options, providers=["CPUExecutionProvider"]
         )
+
+    def refuses_attributes(self, error: Exception) -> bool:
+        # the kernel was found, and its constructor refused the attributes (Transpose's perm = [-1, 0])
+        return "Exception during initialization" in str(error)
 
     def _execute(self, session: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         assert isinstance(session, onnxruntime.InferenceSession)
