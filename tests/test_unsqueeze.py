@@ -144,7 +144,9 @@ def test_C1_the_bounds_themselves_are_taken() -> None:
 
 
 @req("UNSQUEEZE_C2")
-@pytest.mark.parametrize(("axes", "axis"), [([1, 1], 1), ([0, -4], 0), ([-2, 3, 0], 3), ([2, 0, 2], 2)])
+@pytest.mark.parametrize(
+    ("axes", "axis"), [([1, 1], 1), ([0, -4], 0), ([-2, 3, 0], 3), ([2, 0, 2], 2), ([0, 2, 2], 2)]
+)
 def test_C2_an_axis_named_twice_is_refused(axes: list[int], axis: int) -> None:
     with raises_req("UNSQUEEZE_C2") as info:
         unsqueeze(np.zeros((2, 3), np.float16), A(*axes))

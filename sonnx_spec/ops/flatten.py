@@ -21,10 +21,10 @@ def output_shape(X: Array, axis: int) -> tuple[int, int]:
     rank = np.ndim(X)
     if not -rank <= axis <= rank:
         problem = f"flatten: axis is {axis}, outside [{-rank}, {rank}] for X of rank {rank}"
-        raise SonnxError("FLATTEN_C1", problem, operator="flatten", tensor="axis")
-    split = axis + rank if axis < 0 else axis  # FLATTEN_S1: a negative axis counts from the back
+        raise SonnxError("FLATTEN_C1", problem)
     dims = np.shape(X)
-    return math.prod(dims[:split]), math.prod(dims[split:])  # FLATTEN_S1: 1 for no dimension
+    # FLATTEN_S1: a negative axis counts from the back, as a slice's bound does; 1 for no dimension
+    return math.prod(dims[:axis]), math.prod(dims[axis:])
 
 
 def flatten(X: Array, *, axis: int) -> np.ndarray:
