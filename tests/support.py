@@ -31,6 +31,7 @@ req = pytest.mark.req
 ALL = pytest.mark.parametrize("dtype", TYPES, ids=[t.name for t in TYPES])
 INTS = pytest.mark.parametrize("dtype", INT_TYPES, ids=[t.name for t in INT_TYPES])
 FLOATS = pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=[t.name for t in FLOAT_TYPES])
+ALL_AND_BOOL = pytest.mark.parametrize("dtype", [*TYPES, np.dtype(np.bool_)], ids=lambda t: t.name)
 SPARSE_TYPES = [t for t in TYPES if t.name not in ("float16", "bfloat16")]  # the types scipy.sparse takes
 SPARSE = pytest.mark.parametrize("dtype", SPARSE_TYPES, ids=[t.name for t in SPARSE_TYPES])
 SIGNED = [t for t in INT_TYPES if np.issubdtype(t, np.signedinteger)]
@@ -221,6 +222,31 @@ def elementwise(f: Callable[..., int | float], dtype: np.dtype, *arrays: np.ndar
     for index in np.ndindex(shape):
         out[index] = f(*(to_python(v[index]) for v in views))
     return out
+
+
+# -- row-major order, written out (the data movement operators' oracles) ------
+
+
+def offset(index: tuple[int, ...], shape: tuple[int, ...]) -> int:
+    """The row-major position of ``index`` in ``shape``."""
+    position = 0
+    for i, d in zip(index, shape, strict=True):
+        position = position * d + i
+    return position
+
+
+def index_of(position: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The index at row-major ``position`` in ``shape``: the inverse of :func:`offset`."""
+    index = []
+    for d in reversed(shape):
+        position, i = divmod(position, d)
+        index.append(i)
+    return tuple(reversed(index))
+
+
+def bits(X: np.ndarray) -> np.ndarray:
+    """The elements' bit patterns (bool as bytes): what a copy must keep."""
+    return X.view(np.uint8) if X.dtype == np.bool_ else X.view(np.dtype(f"u{X.itemsize}"))
 
 
 # -- strategies -------------------------------------------------------------

@@ -12,12 +12,23 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
+from support import (
+    ALL,
+    ALL_AND_BOOL,
+    FLOATS,
+    assert_same,
+    bits,
+    index_of,
+    raises_req,
+    req,
+    shapes,
+    tensors,
+    unchanged,
+)
 
 from sonnx_spec import flatten
 
 BOOL = np.dtype(np.bool_)
-ALL_AND_BOOL = pytest.mark.parametrize("dtype", [*ALL.args[1], BOOL], ids=lambda t: t.name)
 
 
 def product(dims: tuple[int, ...]) -> int:
@@ -26,28 +37,6 @@ def product(dims: tuple[int, ...]) -> int:
     for d in dims:
         result *= d
     return result
-
-
-def offset(index: tuple[int, ...], shape: tuple[int, ...]) -> int:
-    """The row-major position of ``index`` in ``shape``."""
-    position = 0
-    for i, d in zip(index, shape, strict=True):
-        position = position * d + i
-    return position
-
-
-def index_of(position: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The index at row-major ``position`` in ``shape``: the inverse of :func:`offset`."""
-    index = []
-    for d in reversed(shape):
-        position, i = divmod(position, d)
-        index.append(i)
-    return tuple(reversed(index))
-
-
-def bits(X: np.ndarray) -> np.ndarray:
-    """The elements' bit patterns (bool as bytes): what a copy must keep."""
-    return X.view(np.uint8) if X.dtype == BOOL else X.view(np.dtype(f"u{X.itemsize}"))
 
 
 def expected_shape(X_shape: tuple[int, ...], axis: int) -> tuple[int, int]:

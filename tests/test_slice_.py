@@ -12,22 +12,16 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
+from support import ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import slice_
 
 MAX, MIN = 2**63 - 1, -(2**63)
 BOOL = np.dtype(np.bool_)
-ALL_AND_BOOL = pytest.mark.parametrize("dtype", [*ALL.args[1], BOOL], ids=lambda t: t.name)
 
 
 def v(*values: int) -> np.ndarray:
     return np.array(values, np.int64)
-
-
-def bits(X: np.ndarray) -> np.ndarray:
-    """The elements' bit patterns (bool as bytes): what a copy must keep."""
-    return X.view(np.uint8) if X.dtype == BOOL else X.view(np.dtype(f"u{X.itemsize}"))
 
 
 def start_end(d: int, s: int, e: int, k: int) -> tuple[int, int]:

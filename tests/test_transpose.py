@@ -13,17 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
+from support import ALL, ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import transpose
 
 BOOL = np.dtype(np.bool_)
-ALL_AND_BOOL = pytest.mark.parametrize("dtype", [*ALL.args[1], BOOL], ids=lambda t: t.name)
-
-
-def bits(X: np.ndarray) -> np.ndarray:
-    """The elements' bit patterns (bool as bytes): what a copy must keep."""
-    return X.view(np.uint8) if X.dtype == BOOL else X.view(np.dtype(f"u{X.itemsize}"))
 
 
 def source(index: tuple[int, ...], perm: tuple[int, ...]) -> tuple[int, ...]:

@@ -12,21 +12,15 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, FLOATS, assert_same, raises_req, req, shapes, tensors, unchanged
+from support import ALL, ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, shapes, tensors, unchanged
 
 from sonnx_spec import unsqueeze
 
 BOOL = np.dtype(np.bool_)
-ALL_AND_BOOL = pytest.mark.parametrize("dtype", [*ALL.args[1], BOOL], ids=lambda t: t.name)
 
 
 def A(*axes: int) -> np.ndarray:
     return np.array(axes, np.int64)
-
-
-def bits(X: np.ndarray) -> np.ndarray:
-    """The elements' bit patterns (bool as bytes): what a copy must keep."""
-    return X.view(np.uint8) if X.dtype == BOOL else X.view(np.dtype(f"u{X.itemsize}"))
 
 
 def named(axes: list[int], rank: int) -> set[int]:
