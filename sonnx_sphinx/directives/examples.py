@@ -46,9 +46,12 @@ def _has_negative_zero(value: Value) -> bool:
 
 def latex_value(value: Value, signed_zero: bool) -> str:
     if isinstance(value, list):
+        if value and isinstance(value[0], list) and value[0] and isinstance(value[0][0], list):
+            # rank 3 or more: the list of its sub-tensors along the first axis, each a matrix (or more)
+            return r"\left[ " + r",\; ".join(latex_value(v, signed_zero) for v in value) + r" \right]"
         rows = value if value and isinstance(value[0], list) else [value]
         if any(isinstance(v, list) for row in rows for v in row):
-            raise ExampleError("examples show tensors of rank 2 at most")
+            raise ExampleError("a tensor's rows must all have one rank")
         body = r" \\ ".join(" & ".join(latex_value(v, signed_zero) for v in row) for row in rows)
         return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
     if value is None:
