@@ -117,7 +117,8 @@ def doctest_text(example: Example) -> str:
         except SonnxError as error:
             lines += ["Traceback (most recent call last):", "  ...", f"sonnx_spec.errors.SonnxError: {error}"]
     else:
-        lines.append(repr(example.expected_array(dtype)))
+        shown = repr(example.expected_array(dtype))  # rank 3 or more: blank lines between its matrices
+        lines += [line or "<BLANKLINE>" for line in shown.splitlines()]
     return "\n".join(lines)
 
 
