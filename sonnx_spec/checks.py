@@ -215,9 +215,25 @@ def out_of_memory(
     return SonnxError("GEN_E1", f"{operator}: {what} does not fit in this machine's memory")
 
 
-def new_array(operator: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """A new, uninitialised array for a result; GEN_E1 if it cannot be allocated."""
+class ResultTooLarge(MemoryError):
+    """A result that could not be allocated; the registry reports it as GEN_E1, naming the operator."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
+        super().__init__(shape, dtype)
+        self.shape, self.dtype = shape, dtype
+
+
+def allocated(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A new, uninitialised array for a result; :class:`ResultTooLarge` if it cannot be allocated."""
     try:
         return np.empty(shape, dtype)
     except (MemoryError, ValueError):  # ValueError: more bytes than an address can count
+        raise ResultTooLarge(shape, dtype) from None
+
+
+def new_array(operator: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A new, uninitialised array for a result; GEN_E1 if it cannot be allocated."""
+    try:
+        return allocated(shape, dtype)
+    except ResultTooLarge:
         raise out_of_memory(operator, shape, dtype) from None

@@ -175,7 +175,12 @@ def operator(
     attributes: tuple[Attribute, ...] = (),
 ) -> Callable[..., Any]:
     """Register ``body`` as an operator; returns it checked against the general rules."""
-    from .checks import bind_arguments, check_general_rules, out_of_memory  # checks names rules: pages
+    from .checks import (  # checks names rules: pages
+        ResultTooLarge,
+        bind_arguments,
+        check_general_rules,
+        out_of_memory,
+    )
 
     signature = inspect.signature(body)
 
@@ -186,6 +191,8 @@ def operator(
         check_general_rules(spec, bound.arguments)
         try:
             return body(*args, **kwargs)
+        except ResultTooLarge as error:
+            raise out_of_memory(spec.name, error.shape, error.dtype) from None
         except MemoryError:
             raise out_of_memory(spec.name) from None
 

@@ -43,7 +43,7 @@ def expand(X: Array, S: Array) -> np.ndarray:
            [2, 2, 2]], dtype=int8)
     """
     shape = output_shape(X, S)  # EXPAND_C2, EXPAND_C3, EXPAND_S1
-    return copied("expand", X, shape)  # EXPAND_S2: copyto broadcasts X to Y's shape: Y[i] = X[i']
+    return copied(X, shape)  # EXPAND_S2: copyto broadcasts X to Y's shape: Y[i] = X[i']
 
 
 expand = operator(

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SonnxError
 from ..families import DATA_MOVEMENT, member
-from ..families.movement import copied
+from ..families.movement import rearranged
 from ..registry import Attribute, Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -44,7 +44,7 @@ def flatten(X: Array, *, axis: int) -> np.ndarray:
            [3, 4, 5]], dtype=int8)
     """
     shape = output_shape(X, axis)  # FLATTEN_C1, FLATTEN_S1
-    return copied("flatten", np.reshape(X, shape), shape)  # FLATTEN_S2: row-major order kept, bits copied
+    return rearranged(X, shape)  # FLATTEN_S2: row-major order kept, bits copied
 
 
 flatten = operator(

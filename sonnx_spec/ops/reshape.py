@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 
-from ..checks import new_array
 from ..errors import SonnxError
 from ..families import DATA_MOVEMENT, member
-from ..families.movement import int_values
+from ..families.movement import int_values, rearranged
 from ..registry import Attribute, Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -67,9 +66,7 @@ def reshape(X: Array, S: Array, *, allowzero: int) -> np.ndarray:
            [3, 4, 5]], dtype=int8)
     """
     shape = output_shape(X, S, allowzero)  # RESHAPE_C1 to RESHAPE_C5, RESHAPE_S1
-    Y = new_array("reshape", shape, X.dtype)  # GEN_E1 for a shape too large, before numpy reads it
-    np.copyto(Y, np.reshape(X, shape))  # RESHAPE_S2: row-major order kept, bits copied (one type)
-    return Y
+    return rearranged(X, shape)  # RESHAPE_S2: row-major order kept, bits copied
 
 
 reshape = operator(

@@ -77,7 +77,7 @@ def slice_(X: Array, S: Array, E: Array, A: Array, K: Array) -> np.ndarray:
         stop = start + n * k  # SLICE_S3: the first index past the last taken, −1 at most below
         slices.append(slice(start, None if stop < 0 else stop, k))  # numpy reads a stop of −1 as d − 1
         shape.append(n)  # SLICE_S2
-    return copied("slice_", np.asarray(X)[tuple(slices)], tuple(shape))  # SLICE_S3: bits copied
+    return copied(np.asarray(X)[tuple(slices)], tuple(shape))  # SLICE_S3: bits copied
 
 
 slice_ = operator(

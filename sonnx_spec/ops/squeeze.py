@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import SonnxError
 from ..families import DATA_MOVEMENT, member
-from ..families.movement import copied, int_values
+from ..families.movement import int_values, rearranged
 from ..registry import Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -49,7 +49,7 @@ def squeeze(X: Array, A: Array) -> np.ndarray:
     (1, 3)
     """
     shape = output_shape(X, A)  # SQUEEZE_C1 to SQUEEZE_C3, SQUEEZE_S1
-    return copied("squeeze", np.reshape(X, shape), shape)  # SQUEEZE_S2: same order, bits copied
+    return rearranged(X, shape)  # SQUEEZE_S2: same order, bits copied
 
 
 squeeze = operator(

@@ -48,7 +48,7 @@ def transpose(X: Array, *, perm: tuple[int, ...]) -> np.ndarray:
     """
     axes = checked_perm(X, perm)  # TRANSPOSE_C1 to TRANSPOSE_C3
     shape = tuple(np.shape(X)[p] for p in axes)  # TRANSPOSE_S1: Y's dimension k is X's dimension perm[k]
-    return copied("transpose", np.transpose(X, axes), shape)  # TRANSPOSE_S2: Y[i] = X[j], j[perm[k]] = i[k]
+    return copied(np.transpose(X, axes), shape)  # TRANSPOSE_S2: Y[i] = X[j], j[perm[k]] = i[k]
 
 
 transpose = operator(

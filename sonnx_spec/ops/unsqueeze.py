@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import SonnxError
 from ..families import DATA_MOVEMENT, member
-from ..families.movement import copied, int_values
+from ..families.movement import int_values, rearranged
 from ..registry import Tensor, operator
 
 Array = np.ndarray | np.generic
@@ -45,7 +45,7 @@ def unsqueeze(X: Array, A: Array) -> np.ndarray:
     (1, 3, 1)
     """
     shape = output_shape(X, A)  # UNSQUEEZE_C1, UNSQUEEZE_C2, UNSQUEEZE_S1
-    return copied("unsqueeze", np.reshape(X, shape), shape)  # UNSQUEEZE_S2: same order, bits copied
+    return rearranged(X, shape)  # UNSQUEEZE_S2: same order, bits copied
 
 
 unsqueeze = operator(
