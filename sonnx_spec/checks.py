@@ -219,7 +219,6 @@ class ResultTooLarge(MemoryError):
     """A result that could not be allocated; the registry reports it as GEN_E1, naming the operator."""
 
     def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
-        super().__init__(shape, dtype)
         self.shape, self.dtype = shape, dtype
 
 
