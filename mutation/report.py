@@ -3,9 +3,11 @@
     python mutation/report.py --status build/mutation.json
 
 Reads what mutmut found for each module of the reference (its record in ``mutation/records/``, written by
-``nox -s mutants``: mutation/modules.py) and ``mutation/equivalent_mutants.toml`` (each mutant that
-survives because it computes the same thing, with why). Exits 1 if a mutant survived that is not
-explained there, or if an explained one was killed (the explanation is stale). The status file has no
+``nox -s mutants``: mutation/modules.py) and ``mutation/equivalent/<module>.toml`` (each mutant of that
+module that survives because it computes the same thing, with why; a module, an operator's for instance,
+has its own file, so that adding one edits no shared ledger). Exits 1 if a mutant survived that is not
+explained, if an explained one was killed (the explanation is stale), or if a file explains another
+module's mutant. The status file has no
 timestamp: the same sources give the same file.
 """
 
@@ -22,19 +24,32 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # results.py and mutation/: tooling beside the package, not installed
 from mutation.modules import Records  # noqa: E402
 
-EXPLAINED = ROOT / "mutation" / "equivalent_mutants.toml"
+EXPLAINED = ROOT / "mutation" / "equivalent"
 
 
-def explained() -> dict[str, str]:
-    """mutant name -> why it computes the same thing as the reference."""
-    return {name: entry["why"] for name, entry in tomllib.loads(EXPLAINED.read_text("utf-8")).items()}
+def module_of(mutant: str) -> str:
+    """The module of a mutmut name: ``sonnx_spec.ops.clip`` of ``sonnx_spec.ops.clip.x_clip__mutmut_3``
+    (a method's mutant is ``<module>.xǁ<Class>ǁ<method>__mutmut_<n>``)."""
+    return mutant.partition(".xǁ")[0] if ".xǁ" in mutant else mutant.partition(".x_")[0]
+
+
+def explained(folder: Path = EXPLAINED) -> tuple[dict[str, str], list[str]]:
+    """mutant name -> why it computes the same thing as the reference; and the names filed under another
+    module than their own."""
+    reasons, misplaced = {}, []
+    for path in sorted(folder.glob("*.toml")):
+        for name, entry in tomllib.loads(path.read_text("utf-8")).items():
+            reasons[name] = entry["why"]
+            if module_of(name) != path.stem:
+                misplaced.append(f"{name} is explained in {path.name}, not in {module_of(name)}.toml")
+    return reasons, misplaced
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--status", type=Path, required=True)
     args = parser.parse_args(argv)
-    by_module, reasons = Records(ROOT).results(), explained()
+    by_module, (reasons, misplaced) = Records(ROOT).results(), explained()
     found = {name: status for mutants in by_module.values() for name, status in mutants.items()}
     counts = Counter(found.values())
     unexplained = sorted(n for n, s in found.items() if s != "killed" and n not in reasons)
@@ -64,11 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     for name in unexplained:
         print(
-            f"mutation: error: {name} {found[name]}: kill it with a test, or explain it in {EXPLAINED.name}"
+            f"mutation: error: {name} {found[name]}: kill it with a test, or explain it in "
+            f"mutation/equivalent/{module_of(name)}.toml"
         )
     for name in stale:
-        print(f"mutation: error: {name} is explained in {EXPLAINED.name} but was killed (or is gone)")
-    return 1 if unexplained or stale else 0
+        print(f"mutation: error: {name} is explained in {module_of(name)}.toml but was killed (or is gone)")
+    for problem in misplaced:
+        print(f"mutation: error: {problem}")
+    return 1 if unexplained or stale or misplaced else 0
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ CASES = {
     "formal/harness/run.py": {"tests", "proofs", "proof-record", "site"},
     "formal/harness/status.py": {"tests", "proofs", "site"},  # reads the records, makes none
     "formal/proofs/clip.json": {"proofs", "site"},  # no test reads the records: a proof run re-runs none
-    "mutation/equivalent_mutants.toml": {"mutation", "site"},
+    "mutation/equivalent/sonnx_spec.ops.cast.toml": {"mutation", "site"},
     "sonnx_live/server.py": {"tests", "site", "browser-live"},
     "browser_tests/test_site.py": {"browser"},
     "docs/_build/html/_static/sonnx.css": {"browser"},

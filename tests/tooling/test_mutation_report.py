@@ -1,0 +1,41 @@
+"""The explained survivors of the mutation score: one file per module, each explaining its own mutants."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # mutation/: tooling beside the package, not installed
+from mutation.report import EXPLAINED, explained, module_of  # noqa: E402
+
+
+def test_the_module_of_a_function_and_of_a_method_mutant() -> None:
+    assert module_of("sonnx_spec.ops.slice_.x_effective__mutmut_12") == "sonnx_spec.ops.slice_"
+    assert module_of("sonnx_spec.errors.xǁSonnxErrorǁ__init____mutmut_9") == "sonnx_spec.errors"
+    assert module_of("sonnx_spec.x_helper__mutmut_1") == "sonnx_spec"
+
+
+def test_every_committed_file_explains_only_its_own_modules_mutants() -> None:
+    reasons, misplaced = explained()
+    assert misplaced == []
+    assert reasons, "no explained mutant at all: the folder was not read"
+    assert all(path.stem.startswith("sonnx_spec") for path in EXPLAINED.glob("*.toml"))
+
+
+def test_a_mutant_filed_under_another_module_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "sonnx_spec.ops.abs.toml").write_text(
+        '["sonnx_spec.ops.neg.x_neg__mutmut_1"]\nwhy = "filed under the wrong operator"\n', "utf-8"
+    )
+    (tmp_path / "sonnx_spec.ops.neg.toml").write_text(
+        '["sonnx_spec.ops.neg.x_neg__mutmut_2"]\nwhy = "where it belongs"\n', "utf-8"
+    )
+    reasons, misplaced = explained(tmp_path)
+    assert reasons == {
+        "sonnx_spec.ops.neg.x_neg__mutmut_1": "filed under the wrong operator",
+        "sonnx_spec.ops.neg.x_neg__mutmut_2": "where it belongs",
+    }
+    assert misplaced == [
+        "sonnx_spec.ops.neg.x_neg__mutmut_1 is explained in sonnx_spec.ops.abs.toml, "
+        "not in sonnx_spec.ops.neg.toml"
+    ]
