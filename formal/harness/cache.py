@@ -8,9 +8,10 @@ default (not a termination goal) are left out of its line and restored when it i
 
 The key is a digest of everything a result depends on: the operator's Why3 file and deliberate
 errors, the shared theories, the harness's code that produces the records (not the code that only
-evaluates them), the examples of the operator's page and special-values table as Why3 states them, the tools'
-versions and the time limit. An operator whose key is the recorded one is not proved again (a clean
-clone reuses the committed results); ``--replay`` proves everything again.
+evaluates them, nor the examples' generator, whose output is in the key), the examples of the operator's
+page and special-values table as Why3 states them and how they are run, the tools' versions and the time
+limit. An operator whose key is the recorded one is not proved again (a clean clone reuses the committed
+results); ``--replay`` proves everything again.
 """
 
 from __future__ import annotations
@@ -45,9 +46,12 @@ def key(op: str, versions: dict[str, str], timelimit: float) -> str:
     for path in inputs(op):
         content = path.read_bytes() if path.exists() else b"(missing)"
         sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + content + b"\0")
-    if op != LIBRARY:  # the examples as Why3 states them: the page's, and the reference's special values
+    if op != LIBRARY:  # the examples as Why3 states them (the page's, and the special values) and how
+        # they are run: what formal/harness/examples.py makes of them, so that editing it for one
+        # operator's examples proves again that operator only (results.toml leaves the file out)
         examples = example_run.example_modules(op) or []
         sha.update(example_run.file_text(examples).encode() if examples else b"(no examples)")
+        sha.update(repr((example_run.transformations(op), example_run.outside_model(op))).encode())
     sha.update(json.dumps({"versions": versions, "timelimit": timelimit}, sort_keys=True).encode())
     return sha.hexdigest()
 

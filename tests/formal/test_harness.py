@@ -157,6 +157,19 @@ def test_the_cache_key_covers_the_examples_as_why3_states_them(monkeypatch: pyte
     assert cache.key("clip", versions, 5.0) != base
 
 
+def test_the_cache_key_covers_how_the_examples_are_run_not_the_generator_s_file(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    assert ROOT / "formal/harness/examples.py" not in cache.inputs("clip")  # its output is in the key
+    versions = {"why3": "1.5.1", "Z3": "4.8.12"}
+    base = cache.key("reshape", versions, 5.0)
+    monkeypatch.setattr(example_run, "transformations", lambda op: ("split_vc",))
+    assert cache.key("reshape", versions, 5.0) != base  # reshape's examples are computed first
+    monkeypatch.undo()
+    monkeypatch.setattr(example_run, "outside_model", lambda op: ["an example left out"])
+    assert cache.key("reshape", versions, 5.0) != base
+
+
 def test_a_mutant_must_change_text_found_once():
     file = read(ROOT / "formal/foo.mlw", SPEC)
     mutant = checks.Mutant(1, "x", "y", "x everywhere", "FooInt", "true")
