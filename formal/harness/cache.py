@@ -8,10 +8,10 @@ default (not a termination goal) are left out of its line and restored when it i
 
 The key is a digest of everything a result depends on: the operator's Why3 file and deliberate
 errors, the shared theories, the harness's code that produces the records (not the code that only
-evaluates them, nor the examples' generator, whose output is in the key), the examples of the operator's
-page and special-values table as Why3 states them and how they are run, the tools' versions and the time
-limit. An operator whose key is the recorded one is not proved again (a clean clone reuses the committed
-results); ``--replay`` proves everything again.
+evaluates them, nor the examples' generator and language, whose output is in the key), the examples of
+the operator's page and special-values table as Why3 states them and how they are run, the tools'
+versions and the time limit. An operator whose key is the recorded one is not proved again (a clean clone
+reuses the committed results); ``--replay`` proves everything again.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ PROOFS = FORMAL / "proofs"
 LIBRARY = "lib"  # the name of the shared theories' record
 SHARED = "proof-record"
 """The entry of results.toml that lists what every operator's record depends on: the shared theories, the
-harness's code that produces the records (not the code that only evaluates them), the example language."""
+harness's code that produces the records (not the code that only evaluates them, nor the examples' generator
+and language: the examples they give are in each operator's key)."""
 
 
 def inputs(op: str) -> list[Path]:

@@ -161,6 +161,7 @@ def test_the_cache_key_covers_how_the_examples_are_run_not_the_generator_s_file(
     monkeypatch: pytest.MonkeyPatch,
 ):
     assert ROOT / "formal/harness/examples.py" not in cache.inputs("clip")  # its output is in the key
+    assert ROOT / "sonnx_spec/pages/example_language.py" not in cache.inputs("clip")  # so is the language's
     versions = {"why3": "1.5.1", "Z3": "4.8.12"}
     base = cache.key("reshape", versions, 5.0)
     monkeypatch.setattr(example_run, "transformations", lambda op: ("split_vc",))
