@@ -112,6 +112,7 @@ class Case:
     inputs: tuple[Any, ...]  # numpy values, in the registry's order (X0, X1, … for a variadic input)
     attributes: dict[str, Any]  # by name, as the reference takes them
     expected: np.ndarray
+    output: int | None = None  # for an operator of several outputs, which one ``expected`` is
 
 
 # -- the cases of a page ----------------------------------------------------------------------------------
@@ -150,18 +151,28 @@ def example_cases(example: Example, number: int, source: str = "") -> list[Case]
     cases = []
     for dtype in example.types:
         args, kwargs = example.arguments(dtype)
-        cases.append(
-            Case(
-                f"Ex{number}",
-                example.title,
-                source or example.source,
-                dtype,
-                tuple(args),
-                kwargs,
-                example.expected_array(dtype),
+        for output, expected in outputs_of(example.spec, example.expected_arrays(dtype)):
+            cases.append(
+                Case(
+                    f"Ex{number}{'' if output is None else f'Y{output}'}",
+                    example.title,
+                    source or example.source,
+                    dtype,
+                    tuple(args),
+                    kwargs,
+                    expected,
+                    output,
+                )
             )
-        )
     return cases
+
+
+def outputs_of(op: Operator, expected: Sequence[np.ndarray]) -> list[tuple[int | None, np.ndarray]]:
+    """Each output of a case with its number: None for an operator of one output; 0, 1, … for one of
+    several, each output a case of its own (its Why3 functions take the output's number)."""
+    if not op.returns_tuple:
+        return [(None, expected[0])]
+    return list(enumerate(expected))
 
 
 def special_value_cases(op_name: str, root: Path = ROOT) -> tuple[list[Case], int]:
@@ -184,7 +195,11 @@ def special_value_cases(op_name: str, root: Path = ROOT) -> tuple[list[Case], in
                 refused += 1
                 continue
             args, kwargs = row.call(dtype)
-            cases.append(Case(f"Sv{number}", title, source, dtype, tuple(args), kwargs, row.expected(dtype)))
+            op = row.spec
+            count = len(op.results(op.function(*args, **kwargs))) if op.returns_tuple else 1
+            for output, expected in outputs_of(op, [row.expected(dtype)] * count):  # the row: each output
+                key = f"Sv{number}{'' if output is None else f'Y{output}'}"
+                cases.append(Case(key, title, source, dtype, tuple(args), kwargs, expected, output))
     return cases, refused
 
 
@@ -300,7 +315,8 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     """What the specification of a data movement operator says of the case: the output's dimensions
     (``<op>_dims``), then each element, in row-major order, the element of the input at the index
     ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
-    indices) and the int and int list attributes, as lists of integers; the input's elements are a list
+    indices) and the int and int list attributes, as lists of integers, then, for an operator of several
+    outputs (Split), the number of the output (0, 1, …); the input's elements are a list
     (``elts``) read at the row-major position of that index."""
     op = operators()[op_name]
     data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
@@ -316,6 +332,8 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
         if attribute.kind not in ("int", "ints"):
             raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
         arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+    if case.output is not None:  # an operator of several outputs: the number of the one stated
+        arguments.append(_int(case.output))
     elements = "ENil"
     for element in reversed(X.reshape(-1)):
         elements = f"(ECons {_literal(element, case.dtype)} {elements})"
