@@ -1,8 +1,8 @@
 """Split: one test (or more) per rule id, named after it.
 
 The oracles restate the rules in plain Python: the size of each part from n and num_outputs on Python
-ints (⌈n / k⌉ as (n + k − 1) // k, the last part what the others leave), and each element of part m taken from X at the same index moved by m parts along the axis. Elements are
-compared as bits, so a NaN's payload and a zero's sign are checked too.
+ints (⌈n / k⌉ as (n + k − 1) // k, the last part what the others leave), and each element of part m
+taken from X at the same index moved by m parts along the axis. Elements are compared as bits, so a NaN's payload and a zero's sign are checked too.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_S1_S2_each_part_its_size_and_its_elements_from_X_moved_by_m_parts(
     assert type(Y) is tuple and len(Y) == k
     c = sizes[0]
     for m, (part, size) in enumerate(zip(Y, sizes, strict=True)):
-        assert part.shape == X.shape[:axis] + (size,) + X.shape[axis + 1 :] and part.dtype == dtype
+        assert part.shape == (*X.shape[:axis], size, *X.shape[axis + 1 :]) and part.dtype == dtype
         assert not np.shares_memory(part, X)
         for index in np.ndindex(part.shape):
             source = list(index)
