@@ -2,7 +2,8 @@
 
 The oracles restate the rules in plain Python: the size of each part from n and num_outputs on Python
 ints (⌈n / k⌉ as (n + k − 1) // k, the last part what the others leave), and each element of part m
-taken from X at the same index moved by m parts along the axis. Elements are compared as bits, so a NaN's payload and a zero's sign are checked too.
+taken from X at the same index moved by m parts along the axis. Elements are compared as
+bits, so a NaN's payload and a zero's sign are checked too.
 """
 
 from __future__ import annotations
