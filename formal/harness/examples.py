@@ -269,8 +269,8 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     check = ExampleCheck(f"{goal}_holds", f"{goal}_refuted", case.title, case.dtype.name, case.source)
     facts = element_facts(op, case)
     conjunction = CONJUNCTION.join(facts) if facts else "true"
-    uses = ["int.Int"] if case.dtype.kind in "iu" or tensor_level(op) else []
-    if tensor_level(op):
+    uses = ["int.Int"] if case.dtype.kind in "iu" or index_level(op) else []
+    if index_level(op):
         uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
     if case.dtype.name in FLOAT_THEORIES:
         uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
@@ -282,7 +282,7 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
             *(f"  use {theory}" for theory in uses),
             *(
                 ['  meta "compute_max_steps" 1000000  (* the default 1000 stop short of a tensor *)']
-                if tensor_level(op)
+                if index_level(op)
                 else []
             ),
             "",
@@ -311,6 +311,44 @@ def tensor_level(op_name: str, root: Path = ROOT) -> bool:
     return f"{op_name}_element" not in text and f"{op_name}_source" in text
 
 
+def values_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the operator's Why3 specification gives its integer output as a list (``<op>_values``: Shape,
+    whose output is made of the input's dimensions, not of its elements)."""
+    text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
+    return f"{op_name}_element" not in text and f"{op_name}_values" in text
+
+
+def index_level(op_name: str) -> bool:
+    """Whether the examples are stated on shapes and indices (lists of integers), not element by element."""
+    return tensor_level(op_name) or values_level(op_name)
+
+
+def values_facts(op_name: str, case: Case) -> list[str]:
+    """What the specification of an operator whose integer output is computed from shapes (Shape) says of
+    the case: the output's dimensions (``<op>_dims``) and its elements in row-major order, as a list of
+    integers (``<op>_values``), both taking the arguments :func:`tensor_facts` passes."""
+    given = " ".join(_given(operators()[op_name], case))
+    values = _ints(int(v) for v in case.expected.reshape(-1).tolist())
+    return [f"{op_name}_dims {given} = {_ints(case.expected.shape)}", f"{op_name}_values {given} = {values}"]
+
+
+def _given(op: Operator, case: Case) -> list[str]:
+    """The arguments of ``<op>_dims`` and its kin: the data input's dimensions, the int64 inputs' values,
+    the int and int list attributes, and the number of the output for an operator of several outputs."""
+    arguments = []
+    for tensor, value in zip(op.inputs, case.inputs, strict=True):
+        value = np.asarray(value)
+        arguments.append(_ints(value.shape) if tensor.type in op.types else _ints(value.reshape(-1).tolist()))
+    for attribute in op.attributes:
+        value = _attribute(op, attribute.name, case.attributes)
+        if attribute.kind not in ("int", "ints"):
+            raise OutsideModel(f"a {attribute.kind} attribute of an operator stated on indices")
+        arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+    if case.output is not None:  # an operator of several outputs: the number of the one stated
+        arguments.append(_int(case.output))
+    return arguments
+
+
 def tensor_facts(op_name: str, case: Case) -> list[str]:
     """What the specification of a data movement operator says of the case: the output's dimensions
     (``<op>_dims``), then each element, in row-major order, the element of the input at the index
@@ -323,17 +361,7 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     if len(data) != 1:
         raise OutsideModel("the harness reads the elements of one data input")
     X = data[0][1]
-    arguments = []
-    for tensor, value in zip(op.inputs, case.inputs, strict=True):
-        value = np.asarray(value)
-        arguments.append(_ints(value.shape) if tensor.type in op.types else _ints(value.reshape(-1).tolist()))
-    for attribute in op.attributes:
-        value = _attribute(op, attribute.name, case.attributes)
-        if attribute.kind not in ("int", "ints"):
-            raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
-        arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
-    if case.output is not None:  # an operator of several outputs: the number of the one stated
-        arguments.append(_int(case.output))
+    arguments = _given(op, case)
     elements = "ENil"
     for element in reversed(X.reshape(-1)):
         elements = f"(ECons {_literal(element, case.dtype)} {elements})"
@@ -363,6 +391,8 @@ def element_facts(op_name: str, case: Case) -> list[str]:
     op = operators()[op_name]
     if tensor_level(op_name):
         return tensor_facts(op_name, case)
+    if values_level(op_name):
+        return values_facts(op_name, case)
     typed_by = op.outputs[0].type_from
     if typed_by is not None and case.expected.dtype.kind not in "iu":
         raise OutsideModel(
