@@ -31,7 +31,8 @@ def shape(X: Array, *, start: int, end: int) -> np.ndarray:
     """
     r = X.ndim
     first, last = clamped(start, r), clamped(end, r)  # SHAPE_S1
-    return np.array(X.shape[first:last], dtype=np.int64)  # SHAPE_S2: empty where first >= last
+    dims = [X.shape[axis] for axis in range(first, last)]  # SHAPE_S2: none where first >= last
+    return np.array(dims, dtype=np.int64)  # SHAPE_S2: a new int64 vector
 
 
 shape = operator(
