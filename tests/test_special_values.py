@@ -119,3 +119,19 @@ def test_a_tensor_its_type_cannot_hold_leaves_the_row_no_type() -> None:
         rows(RESHAPED.format(shape="[0.5]"), "reshape")
     with pytest.raises(SpecialValuesError, match="no type of reshape has all these values"):
         rows(RESHAPED.format(shape="[1"), "reshape")
+
+
+SPLIT_ROW = (
+    '[[special]]\ninputs = ["{x}"]\nattributes = {{ axis = 0, num_outputs = 1 }}\ntypes = ["float32"]\n'
+)
+SPLIT_ROW += 'output = "{y}"\nrule = "SPLIT_S2"\n'
+
+
+def test_a_value_in_brackets_is_a_tensor_of_one_element_and_each_output_is_checked() -> None:
+    """Split's X has an axis: "[NaN]" is the vector of one NaN; the row states Split's one output."""
+    [row] = rows(SPLIT_ROW.format(x="[NaN]", y="[NaN]"), "split")
+    args, _ = row.call(np.dtype("float32"))
+    assert args[0].shape == (1,) and np.isnan(args[0][0])
+    assert row.check(np.dtype("float32")) is None
+    [row] = rows(SPLIT_ROW.format(x="[[−0]]", y="[[+0]]"), "split")
+    assert row.check(np.dtype("float32")) == "float32: the reference gives [[−0]], the row says [[+0]]"

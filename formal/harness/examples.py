@@ -112,6 +112,7 @@ class Case:
     inputs: tuple[Any, ...]  # numpy values, in the registry's order (X0, X1, … for a variadic input)
     attributes: dict[str, Any]  # by name, as the reference takes them
     expected: np.ndarray
+    output: int | None = None  # for an operator of several outputs, which one ``expected`` is
 
 
 # -- the cases of a page ----------------------------------------------------------------------------------
@@ -150,18 +151,28 @@ def example_cases(example: Example, number: int, source: str = "") -> list[Case]
     cases = []
     for dtype in example.types:
         args, kwargs = example.arguments(dtype)
-        cases.append(
-            Case(
-                f"Ex{number}",
-                example.title,
-                source or example.source,
-                dtype,
-                tuple(args),
-                kwargs,
-                example.expected_array(dtype),
+        for output, expected in outputs_of(example.spec, example.expected_arrays(dtype)):
+            cases.append(
+                Case(
+                    f"Ex{number}{'' if output is None else f'Y{output}'}",
+                    example.title,
+                    source or example.source,
+                    dtype,
+                    tuple(args),
+                    kwargs,
+                    expected,
+                    output,
+                )
             )
-        )
     return cases
+
+
+def outputs_of(op: Operator, expected: Sequence[np.ndarray]) -> list[tuple[int | None, np.ndarray]]:
+    """Each output of a case with its number: None for an operator of one output; 0, 1, … for one of
+    several, each output a case of its own (its Why3 functions take the output's number)."""
+    if not op.returns_tuple:
+        return [(None, expected[0])]
+    return list(enumerate(expected))
 
 
 def special_value_cases(op_name: str, root: Path = ROOT) -> tuple[list[Case], int]:
@@ -184,7 +195,11 @@ def special_value_cases(op_name: str, root: Path = ROOT) -> tuple[list[Case], in
                 refused += 1
                 continue
             args, kwargs = row.call(dtype)
-            cases.append(Case(f"Sv{number}", title, source, dtype, tuple(args), kwargs, row.expected(dtype)))
+            op = row.spec
+            count = len(op.results(op.function(*args, **kwargs))) if op.returns_tuple else 1
+            for output, expected in outputs_of(op, [row.expected(dtype)] * count):  # the row: each output
+                key = f"Sv{number}{'' if output is None else f'Y{output}'}"
+                cases.append(Case(key, title, source, dtype, tuple(args), kwargs, expected, output))
     return cases, refused
 
 
@@ -254,8 +269,8 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     check = ExampleCheck(f"{goal}_holds", f"{goal}_refuted", case.title, case.dtype.name, case.source)
     facts = element_facts(op, case)
     conjunction = CONJUNCTION.join(facts) if facts else "true"
-    uses = ["int.Int"] if case.dtype.kind in "iu" or tensor_level(op) else []
-    if tensor_level(op):
+    uses = ["int.Int"] if case.dtype.kind in "iu" or index_level(op) else []
+    if index_level(op):
         uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
     if case.dtype.name in FLOAT_THEORIES:
         uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
@@ -267,7 +282,7 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
             *(f"  use {theory}" for theory in uses),
             *(
                 ['  meta "compute_max_steps" 1000000  (* the default 1000 stop short of a tensor *)']
-                if tensor_level(op)
+                if index_level(op)
                 else []
             ),
             "",
@@ -296,17 +311,30 @@ def tensor_level(op_name: str, root: Path = ROOT) -> bool:
     return f"{op_name}_element" not in text and f"{op_name}_source" in text
 
 
-def tensor_facts(op_name: str, case: Case) -> list[str]:
-    """What the specification of a data movement operator says of the case: the output's dimensions
-    (``<op>_dims``), then each element, in row-major order, the element of the input at the index
-    ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
-    indices) and the int and int list attributes, as lists of integers; the input's elements are a list
-    (``elts``) read at the row-major position of that index."""
-    op = operators()[op_name]
-    data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
-    if len(data) != 1:
-        raise OutsideModel("the harness reads the elements of one data input")
-    X = data[0][1]
+def values_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the operator's Why3 specification gives its integer output as a list (``<op>_values``: Shape,
+    whose output is made of the input's dimensions, not of its elements)."""
+    text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
+    return f"{op_name}_element" not in text and f"{op_name}_values" in text
+
+
+def index_level(op_name: str) -> bool:
+    """Whether the examples are stated on shapes and indices (lists of integers), not element by element."""
+    return tensor_level(op_name) or values_level(op_name)
+
+
+def values_facts(op_name: str, case: Case) -> list[str]:
+    """What the specification of an operator whose integer output is computed from shapes (Shape) says of
+    the case: the output's dimensions (``<op>_dims``) and its elements in row-major order, as a list of
+    integers (``<op>_values``), both taking the arguments :func:`tensor_facts` passes."""
+    given = " ".join(_given(operators()[op_name], case))
+    values = _ints(int(v) for v in case.expected.reshape(-1).tolist())
+    return [f"{op_name}_dims {given} = {_ints(case.expected.shape)}", f"{op_name}_values {given} = {values}"]
+
+
+def _given(op: Operator, case: Case) -> list[str]:
+    """The arguments of ``<op>_dims`` and its kin: the data input's dimensions, the int64 inputs' values,
+    the int and int list attributes, and the number of the output for an operator of several outputs."""
     arguments = []
     for tensor, value in zip(op.inputs, case.inputs, strict=True):
         value = np.asarray(value)
@@ -314,8 +342,26 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
         if attribute.kind not in ("int", "ints"):
-            raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
+            raise OutsideModel(f"a {attribute.kind} attribute of an operator stated on indices")
         arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+    if case.output is not None:  # an operator of several outputs: the number of the one stated
+        arguments.append(_int(case.output))
+    return arguments
+
+
+def tensor_facts(op_name: str, case: Case) -> list[str]:
+    """What the specification of a data movement operator says of the case: the output's dimensions
+    (``<op>_dims``), then each element, in row-major order, the element of the input at the index
+    ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
+    indices) and the int and int list attributes, as lists of integers, then, for an operator of several
+    outputs (Split), the number of the output (0, 1, …); the input's elements are a list
+    (``elts``) read at the row-major position of that index."""
+    op = operators()[op_name]
+    data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
+    if len(data) != 1:
+        raise OutsideModel("the harness reads the elements of one data input")
+    X = data[0][1]
+    arguments = _given(op, case)
     elements = "ENil"
     for element in reversed(X.reshape(-1)):
         elements = f"(ECons {_literal(element, case.dtype)} {elements})"
@@ -345,6 +391,8 @@ def element_facts(op_name: str, case: Case) -> list[str]:
     op = operators()[op_name]
     if tensor_level(op_name):
         return tensor_facts(op_name, case)
+    if values_level(op_name):
+        return values_facts(op_name, case)
     typed_by = op.outputs[0].type_from
     if typed_by is not None and case.expected.dtype.kind not in "iu":
         raise OutsideModel(

@@ -377,6 +377,7 @@ class _Checker:
                 return True
             self.forget_outputs([t.name for t in outputs], f"is refused by {ref} for its values")
             return None  # a refusal of these values: the values at run time decide
+        self.output_count(op, bound, len(produced), ref)
         unknown = [
             t.name for t in bound.inputs if t.name and not t.spec.shape_only and t.name not in self.known
         ]
@@ -392,6 +393,22 @@ class _Checker:
             elif unknown:
                 self.known.forget(tensor.name, self.known.why(unknown[0]))
         return False
+
+    def output_count(self, op: Operator, bound: BoundNode, produced: int, ref: NodeRef) -> None:
+        """MODEL_R1 for a variadic output (Split's): the node lists as many outputs as the operator gives
+        for its attributes and inputs, no more (those it has not) and no fewer (parts left out)."""
+        if not any(t.variadic for t in op.outputs) or len(bound.outputs) == produced:
+            return
+        for tensor in bound.outputs[produced:]:
+            self.add(
+                "MODEL_R1",
+                f"output {tensor.name!r} is not one the profile specifies for {op.onnx} "
+                f"here: it gives {produced}",
+                ref,
+            )
+        if len(bound.outputs) < produced:
+            problem = f"the node lists {len(bound.outputs)} outputs; {op.onnx} gives {produced} here"
+            self.add("MODEL_R1", problem, ref)
 
     def declared_output(self, tensor: BoundTensor, value: np.ndarray, ref: NodeRef) -> None:
         declared = self.declared.get(tensor.name)

@@ -12,7 +12,8 @@ An example's numbers are written once, in the page::
 
 Each line is ``NAME = value``: the operator's inputs in the order of its
 signature (X0, X1, … for a variadic one), then its attributes by name, then its
-output (``Y = …``) or the rule that refuses the input (``error = GR4``). Values
+output (``Y = …``; for an operator of several outputs each of them, ``Y0 = …``, ``Y1 = …`` for a
+variadic one, Split's) or the rule that refuses the input (``error = GR4``). Values
 are numbers, ``nan``, ``inf``, ``-inf``, ``-0.0``, ``True``, ``False``, nested
 lists, or ``None`` (an omitted input). ``:types:`` lists the types the example
 holds for; a tensor of a fixed type (bool) keeps it.
@@ -55,8 +56,9 @@ class Example:
     types: list[np.dtype]
     inputs: list[tuple[str, Value]]
     attributes: dict[str, Value] = field(default_factory=dict)
-    expected: Value = None
+    expected: Value = None  # the output; for an operator of several outputs, the list of their values
     error: str | None = None
+    output_names: list[str] = field(default_factory=list)  # the outputs the example states, in order
     source: str = ""  # page:line, for messages
     has_expected: bool = False
 
@@ -82,6 +84,24 @@ class Example:
 
     def expected_array(self, dtype: np.dtype) -> np.ndarray:
         return np.asarray(to_numpy(self.expected, self.spec.output_dtype(dtype, self.attributes)))
+
+    def expected_arrays(self, dtype: np.dtype) -> tuple[np.ndarray, ...]:
+        """Every output the example states, in the declaration's order (the one output of most operators)."""
+        if not self.spec.returns_tuple:
+            return (self.expected_array(dtype),)
+        values = self.expected if isinstance(self.expected, list) else []
+        return tuple(
+            np.asarray(to_numpy(value, self.spec.output_dtype(dtype, self.attributes, position)))
+            for position, value in enumerate(values)
+        )
+
+    def stated_outputs(self) -> list[tuple[str, Value]]:
+        """The output lines of the example: (name, value) for each output."""
+        if not self.spec.returns_tuple:
+            return [(self.output_names[0] if self.output_names else self.spec.outputs[0].name, self.expected)]
+        return list(
+            zip(self.output_names, self.expected if isinstance(self.expected, list) else [], strict=True)
+        )
 
 
 def input_types(op: Operator, count: int) -> list[str]:
@@ -132,13 +152,14 @@ def parse_example(title: str, operator: str, types: list[str], body: list[str], 
     example = Example(title, operator, [TYPE_NAMES[t] for t in types], [], source=source)
     attribute_names = {a.name for a in op.attributes}
     output = op.outputs[0].name
+    outputs: list[tuple[str, Value]] = []
     for line in filter(None, (raw.strip() for raw in body)):
         match = LINE.match(line)
         if not match:
             raise ExampleError(f"expected `NAME = value`, got {line!r}")
         name, text = match["name"], match["value"]
-        if name == output:
-            example.expected, example.has_expected = parse_value(text), True
+        if is_output(op, name):
+            outputs.append((name, parse_value(text)))
         elif name == "error":
             if text not in rules():
                 raise ExampleError(f"error = {text}: not a rule id")
@@ -156,9 +177,25 @@ def parse_example(title: str, operator: str, types: list[str], body: list[str], 
     missing = attribute_names - set(example.attributes)
     if missing:
         raise ExampleError(f"give the attributes {', '.join(sorted(missing))} (use None for an omitted one)")
+    if outputs:
+        stated = [name for name, _ in outputs]
+        if stated != op.output_names(len(stated)):
+            raise ExampleError(
+                f"{operator} gives outputs {', '.join(op.output_names(len(stated)))}, in order"
+            )
+        example.output_names, example.has_expected = stated, True
+        example.expected = [value for _, value in outputs] if op.returns_tuple else outputs[0][1]
+        output = stated[0] if len(stated) == 1 else f"{stated[0]} = …, {stated[-1]}"
     if (example.error is None) == (not example.has_expected):
         raise ExampleError(f"give either `{output} = …` or `error = <rule id>`")
     return example
+
+
+def is_output(op: Operator, name: str) -> bool:
+    """Whether ``name`` is an output of ``op``: Y, or Y0, Y1, … for a variadic output."""
+    fixed = {t.name for t in op.outputs if not t.variadic}
+    variadic = next((t.name for t in op.outputs if t.variadic), None)
+    return name in fixed or (variadic is not None and re.fullmatch(rf"{variadic}\d+", name) is not None)
 
 
 def to_numpy(value: Value, dtype: np.dtype) -> np.ndarray | np.generic | None:
@@ -197,7 +234,11 @@ def check(example: Example) -> list[str]:
             continue
         if example.error:
             problems.append(f"{dtype.name}: gave {result!r}, the example says error = {example.error}")
-        elif not same_result(result, example.expected_array(dtype)):
+            continue
+        outputs, expected = op.results(result), example.expected_arrays(dtype)
+        if len(outputs) != len(expected) or not all(
+            same_result(ours, stated) for ours, stated in zip(outputs, expected, strict=True)
+        ):
             problems.append(f"{dtype.name}: gave {result!r}, the example says {example.expected!r}")
     return problems
 

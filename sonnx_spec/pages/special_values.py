@@ -115,10 +115,12 @@ class Row:
             if self.refused and error.req_id == self.rule:
                 return None
             return f"{dtype.name}: the reference refuses it ({error.req_id}), the row says {self.output}"
+        outputs = self.spec.results(result)  # an operator of several outputs: the row is each one's
+        given = ", ".join(shown(output) for output in outputs)
         if self.refused:
-            return f"{dtype.name}: the reference gives {shown(result)}, the row says refused ({self.rule})"
-        if not same_result(result, self.expected(dtype)):
-            return f"{dtype.name}: the reference gives {shown(result)}, the row says {self.output}"
+            return f"{dtype.name}: the reference gives {given}, the row says refused ({self.rule})"
+        if not outputs or not all(same_result(output, self.expected(dtype)) for output in outputs):
+            return f"{dtype.name}: the reference gives {given}, the row says {self.output}"
         return None
 
     def shown(self, dtype: np.dtype) -> str:
@@ -146,8 +148,13 @@ def shown(result: np.ndarray) -> str:
 
 def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
     """A row's input: a value's name as a 0-d tensor of ``dtype``, or a tensor written in brackets in the
-    examples' notation (an input that places elements rather than holding them: Reshape's shape ``[]``);
-    None if ``dtype`` has no such value."""
+    examples' notation (an input that places elements rather than holding them: Reshape's shape ``[]``), or
+    a value's name in brackets, the one element of a tensor of rank 1 or more (``[NaN]``: Split's X, which
+    has an axis); None if ``dtype`` has no such value."""
+    depth, inner = nested(name)
+    if depth and inner in _names(dtype):
+        value = special_value(inner, dtype)
+        return None if value is None else np.asarray(value).reshape((1,) * depth)
     if name.startswith("["):
         try:
             return np.asarray(to_numpy(parse_value(name.replace("−", "-")), dtype))

@@ -29,6 +29,7 @@ from sonnx_spec.pages.example_language import (
     ExampleError,
     Value,
     check,
+    is_output,
     parse_example,
 )
 
@@ -70,13 +71,15 @@ def latex_value(value: Value, signed_zero: bool) -> str:
 
 
 def latex(example: Example) -> str:
-    values = [v for _, v in example.inputs] + list(example.attributes.values()) + [example.expected]
+    stated = example.stated_outputs() if example.error is None else []
+    values = [v for _, v in example.inputs] + list(example.attributes.values()) + [v for _, v in stated]
     signed_zero = any(_has_negative_zero(v) for v in values)
-    subscript = {f"X{m}": f"X_{{{m}}}" for m in range(len(example.inputs))}
+    numbered = [name for name, _ in example.inputs] + [name for name, _ in stated]
+    subscript = {n: f"{n.rstrip('0123456789')}_{{{n[len(n.rstrip('0123456789')) :]}}}" for n in numbered}
+    subscript = {n: s for n, s in subscript.items() if not s.endswith("_{}")}
     rows = [rf"{subscript.get(n, n)} &= {latex_value(v, signed_zero)}" for n, v in example.inputs]
     rows += [rf"\mathit{{{n}}} &= {latex_value(v, signed_zero)}" for n, v in example.attributes.items()]
-    if example.error is None:
-        rows.append(rf"{example.spec.outputs[0].name} &= {latex_value(example.expected, signed_zero)}")
+    rows += [rf"{subscript.get(n, n)} &= {latex_value(v, signed_zero)}" for n, v in stated]
     return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
 
 
@@ -117,7 +120,9 @@ def doctest_text(example: Example) -> str:
         except SonnxError as error:
             lines += ["Traceback (most recent call last):", "  ...", f"sonnx_spec.errors.SonnxError: {error}"]
     else:
-        shown = repr(example.expected_array(dtype))  # rank 3 or more: blank lines between its matrices
+        expected = example.expected_arrays(dtype)
+        shown = repr(expected if example.spec.returns_tuple else expected[0])  # several: a tuple of arrays
+        # (rank 3 or more: blank lines between its matrices)
         lines += [line or "<BLANKLINE>" for line in shown.splitlines()]
     return "\n".join(lines)
 
@@ -131,8 +136,11 @@ def live_marker(kind: str, **data: str) -> nodes.raw:
 def live_inputs(example: Example, body: list[str]) -> nodes.raw:
     """The example's input and attribute lines as the page writes them, and the types it may be run for."""
     op = example.spec
-    stated = (op.outputs[0].name, "error")
-    lines = [line.strip() for line in body if (m := LINE.match(line.strip())) and m["name"] not in stated]
+    lines = [
+        line.strip()
+        for line in body
+        if (m := LINE.match(line.strip())) and m["name"] != "error" and not is_output(op, m["name"])
+    ]
     return live_marker(
         "example",
         operator=example.operator,

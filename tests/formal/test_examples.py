@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sonnx_spec import operators
-from sonnx_spec.pages.example_language import TYPE_NAMES, parse_example
+from sonnx_spec.pages.example_language import TYPE_NAMES, ExampleError, check, parse_example
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # formal/ is tooling beside the package, not installed
@@ -304,3 +304,49 @@ def test_why3_computes_a_data_movement_example(why3_config, tmp_path, expected, 
     assert run.returncode == 0 or "Prover result" in run.stdout, run.stderr
     left = re.findall(r"Prover result is: (\w+)", run.stdout)
     assert (not left or all(s == "Valid" for s in left)) == proved, (run.stdout, run.stderr)
+
+
+def test_an_example_of_several_outputs_is_a_case_per_output_whose_number_the_functions_take():
+    """Split's outputs Y0, Y1: a module each, split_dims and split_source given the output's number last."""
+    found = modules(
+        "split", ["int8"], "X = [1, 2, 3]", "axis = 0", "num_outputs = 2", "Y0 = [1, 2]", "Y1 = [3]"
+    )
+    assert [m.name for m in found] == ["SplitEx1Y0Int8", "SplitEx1Y1Int8"]
+    facts = goal_body(found[1].text, "split_ex1y1_int8_holds").split(" /\\ ")
+    assert facts[0] == "split_dims (Cons 3 Nil) 0 2 1 = (Cons 1 Nil)"
+    assert facts[1].startswith("(nth (offset (split_source (Cons 3 Nil) 0 2 1 (Cons 0 Nil)) (Cons 3 Nil))")
+    assert len(facts) == 2
+
+
+def test_an_output_computed_from_shapes_is_stated_as_a_list_of_integers():
+    """Shape's spec gives its int64 output as a list (shape_values), from X's dimensions and attributes."""
+    assert examples.values_level("shape") and not examples.tensor_level("shape")
+    assert not examples.values_level("reshape") and examples.index_level("reshape")
+    [module] = modules("shape", ["float32"], "X = [[1.0, 2.0, 3.0]]", "start = -1", "end = 9", "Y = [3]")
+    facts = goal_body(module.text, "shape_ex1_float32_holds").split(" /\\ ")
+    given = "(Cons 1 (Cons 3 Nil)) (-1) 9"
+    assert facts == [f"shape_dims {given} = (Cons 1 Nil)", f"shape_values {given} = (Cons 3 Nil)"]
+
+
+def test_the_example_language_reads_several_outputs_in_order():
+    """A variadic output's lines are Y0, Y1, …: each checked against the reference, in order."""
+    example = parse_example(
+        "two parts",
+        "split",
+        ["int16"],
+        ["X = [1, 2, 3]", "axis = 0", "num_outputs = 2", "Y0 = [1, 2]", "Y1 = [3]"],
+    )
+    assert example.output_names == ["Y0", "Y1"] and example.expected == [[1, 2], [3]]
+    assert [a.tolist() for a in example.expected_arrays(np.dtype("int16"))] == [[1, 2], [3]]
+    assert check(example) == []
+    wrong = parse_example(
+        "two parts",
+        "split",
+        ["int16"],
+        ["X = [1, 2, 3]", "axis = 0", "num_outputs = 2", "Y0 = [1, 2]", "Y1 = [4]"],
+    )
+    assert check(wrong) and check(wrong)[0].startswith("int16: gave (array([1, 2], dtype=int16)")
+    with pytest.raises(ExampleError, match="split gives outputs Y0, in order"):
+        parse_example(
+            "out of order", "split", ["int16"], ["X = [1]", "axis = 0", "num_outputs = 1", "Y1 = [1]"]
+        )

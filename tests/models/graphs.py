@@ -111,16 +111,28 @@ def sample_node(
                 f"sample_node: no value of kind {attribute.kind} for {op.name}'s {attribute.name}"
             )
     by_name = {a.name: attributes.get(a.onnx) for a in op.attributes}  # the type Cast's to names
-    outputs = [
-        value_info(f"{t.onnx}_out", op.output_dtype(dtype, by_name, m), shape)
-        for m, t in enumerate(op.outputs)
-    ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)
-    node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
     kwargs = {a.name: by_name[a.name] for a in op.attributes}
     for attribute in op.attributes:
         if attribute.kind == "tensor":
             kwargs[attribute.name] = numpy_helper.to_array(by_name[attribute.name])
+    # Each output declared of the shape the reference gives: the inputs' common shape for most, a
+    # vector of the rank for Shape, one part per output for Split.
+    given = op.results(op.function(*feeds.values(), **kwargs))
+    outputs = [
+        value_info(
+            f"{t.onnx}_out" if not t.variadic else f"{t.onnx}_out{m}",
+            op.output_dtype(dtype, by_name, m),
+            value.shape,
+        )
+        for m, (t, value) in enumerate(zip(_each(op, len(given)), given, strict=True))
+    ]
+    node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
     return SampleNode(op, node, inputs, outputs, feeds, (list(feeds.values()), kwargs))
+
+
+def _each(op: Operator, count: int) -> list:
+    """The declaration of each of ``count`` outputs: a variadic last one repeated."""
+    return [op.outputs[min(m, len(op.outputs) - 1)] for m in range(count)]
 
 
 def placing_node(op: Operator, dtype: np.dtype, name: str) -> SampleNode:

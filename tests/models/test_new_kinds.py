@@ -137,7 +137,7 @@ def filled(shape_source: str, declared: list, *extra_nodes: onnx.NodeProto, **in
 
 
 FILL_GIVES = "ConstantOfShape gives float32 of shape "
-SHAPE_OF_X = helper.make_node("Shape", ["x"], ["s"], name="shape")
+SHAPE_OF_X = helper.make_node("Shape", ["x"], ["s"], name="shape", start=0, end=2)
 
 
 @req("MODEL_C4")

@@ -102,9 +102,8 @@ def test_backend_models_of_specified_operators_run_as_their_operators_called_one
             values = dict(feeds)
             for node in graph.node:  # one node after another: the generators write them in order
                 op = SPECIFIED[node.op_type]
-                values[node.output[0]] = op.function(
-                    *(values[i] for i in node.input), **attributes_of(op, node)
-                )
+                returned = op.function(*(values[i] for i in node.input), **attributes_of(op, node))
+                values.update(zip(node.output, op.results(returned), strict=True))  # each output (Split's)
             for output in graph.output:
                 assert same_result(outputs[output.name], values[output.name]), name
             ran += 1
