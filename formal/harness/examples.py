@@ -329,6 +329,9 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
             element = (
                 f"(match {source} with Cons k i -> {_element_of_input(data, lists)} | Nil -> nth 0 ENil end)"
             )
+            if case.expected.dtype == np.bool_:  # a bool term chosen by a match: compared, not a formula
+                facts.append(f"{element} = {_literal(case.expected[index], case.dtype)}")
+                continue
         facts.append(_fact(element, case.expected[index], case.dtype))
     return facts
 

@@ -443,3 +443,14 @@ def test_why3_computes_an_example_of_several_data_inputs(why3_config, tmp_path, 
 
 def parse_value_list(text: str) -> list[int]:
     return [int(v) for v in text.strip("[]").split(",")]
+
+
+def test_a_bool_element_of_several_data_inputs_is_compared_with_its_value():
+    """A bool term chosen by the match is compared with True or False: as a bare formula, split_vc would
+    split its if-then-else before compute_in_goal reduces it."""
+    X = (Tensor("X", "inputs", "T", variadic=True),)
+    with registered(stack, onnx="Concat", version=13, inputs=X, outputs=Y, types=TYPES):
+        case = case_of((0, [True]), (0, [False]), expected=np.array([True, False]), dtype="bool")
+        facts = examples.tensor_facts("stack", case)
+    assert facts[1].endswith("| Nil -> nth 0 ENil end) = True")
+    assert facts[2].endswith("| Nil -> nth 0 ENil end) = False")
