@@ -213,8 +213,7 @@ def test_a_result_too_large_for_memory_is_refused() -> None:
     with raises_req("GEN_E1") as info:
         concat(X, X, X, X, axis=0)
     assert info.value.problem == (
-        "concat: a result of shape (9223372036854775808,) and type int8 does not fit in this machine's "
-        "memory"
+        "concat: a result of shape (9223372036854775808,) and type int8 does not fit in this machine's memory"
     )
 
 
