@@ -46,15 +46,14 @@ def gather(X: Array, J: Array, *, axis: int) -> np.ndarray:
     indices = np.asarray(J)
     outside = (indices < -size) | (indices >= size)
     if outside.any():
-        wrong = int(indices[outside].reshape(-1)[0])
+        wrong = int(indices[outside][0])  # a boolean mask gives the offending indices in row-major order
         problem = (
             f"gather: J holds {wrong}; X has dimension {size} at axis {a}, an index is {-size} to {size - 1}"
         )
         raise SonnxError("GATHER_E1", problem, operator="gather", tensor="J")
-    positions = np.where(indices < 0, indices + size, indices)  # GATHER_S2: a negative index from the back
     shape = (*np.shape(X)[:a], *indices.shape, *np.shape(X)[a + 1 :])  # GATHER_S1
     result = allocated(shape, np.asarray(X).dtype)
-    np.take(X, positions, axis=a, out=result)  # GATHER_S2: Y[i, j, k] = X[i, J[j], k], bits copied
+    np.take(X, indices, axis=a, out=result)  # GATHER_S2: X[i, J[j], k], a negative J[j] from the back
     return result
 
 
