@@ -135,3 +135,13 @@ def test_a_value_in_brackets_is_a_tensor_of_one_element_and_each_output_is_check
     assert row.check(np.dtype("float32")) is None
     [row] = rows(SPLIT_ROW.format(x="[[−0]]", y="[[+0]]"), "split")
     assert row.check(np.dtype("float32")) == "float32: the reference gives [[−0]], the row says [[+0]]"
+
+
+def test_a_value_in_brackets_is_a_tensor_of_that_one_element() -> None:
+    """An input that must have rank 1 or more (Concat's, Gather's data) is a named value in brackets."""
+    [row] = rows(RESHAPED.format(shape="[]").replace('["NaN", "[]"]', '["[[−0]]", "[]"]'), "reshape")
+    zero = row.call(np.dtype("float32"))[0][0]
+    assert zero.shape == (1, 1) and zero.dtype == np.float32 and np.signbit(zero).all() and zero == 0
+    assert row.check(np.dtype("float32")) == "float32: the reference gives −0, the row says NaN"
+    [row] = rows(RESHAPED.format(shape="[max]"), "reshape")  # a name: int64's greatest, no notation's
+    assert row.call(np.dtype("float32"))[0][1].tolist() == [np.iinfo(np.int64).max]

@@ -5,7 +5,9 @@ the specification (the drafts, IEEE 754), not from the reference's output::
 
     [[special]]
     inputs = ["NaN", "−1", "+1"]  # one special value per input, by name (value_tables.FLOAT_SPECIALS …),
-                                  # or a tensor in the examples' notation: "[]", "[2, 3]" (Reshape's shape)
+                                  # a name in brackets for a tensor of that one element and rank 1 or more
+                                  # ("[NaN]": shape (1,)), or a tensor in the examples' notation: "[]",
+                                  # "[2, 3]" (Reshape's shape)
     types = "float"               # "float", "int", "signed", "unsigned", or a list of type names
     output = "NaN"                # a value's name, a decimal (rounded once to the type), or "refused"
     rule = "CLIP_S3"              # the rule that gives this output; for "refused", the rule that refuses
@@ -147,10 +149,10 @@ def shown(result: np.ndarray) -> str:
 
 
 def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
-    """A row's input: a value's name as a 0-d tensor of ``dtype``, or a tensor written in brackets in the
-    examples' notation (an input that places elements rather than holding them: Reshape's shape ``[]``), or
-    a value's name in brackets, the one element of a tensor of rank 1 or more (``[NaN]``: Split's X, which
-    has an axis); None if ``dtype`` has no such value."""
+    """A row's input: a value's name as a 0-d tensor of ``dtype``; a value's name in brackets as a tensor of
+    that one element and of rank the number of brackets (``[NaN]``: an input of rank 1 or more, Split's X,
+    Concat's and Gather's data); or a tensor written in brackets in the examples' notation (an input that
+    places elements rather than holding them: Reshape's shape ``[]``); None if ``dtype`` has no such value."""
     depth, inner = nested(name)
     if depth and inner in _names(dtype):
         value = special_value(inner, dtype)
