@@ -21,8 +21,9 @@ for them (exp(−∞) = +0, log(±0) = −∞…), or from MPFR, which follows t
 others itself (Log's NaN below −0, :attr:`Elementary.special`).
 
 **Speed.** The work goes in chunks of :data:`CHUNK` elements, which stay in the processor's cache: the
-float64 evaluation, three whole-chunk operations on the bits, the rounding; only the undecided elements are
-looked at one by one.
+float64 evaluation, two reductions (which find no result below the normal range in most chunks), three
+whole-chunk operations on the bits, the rounding (:func:`sonnx_spec.rounding.rounded_to`); only the
+undecided elements are looked at one by one.
 
 **Adding a function** (for the operators that follow): give :class:`Elementary` its float64 evaluation, its
 MPFR evaluation, and, if the float64 evaluation is not one numpy function (a formula: sigmoid's
@@ -36,7 +37,6 @@ function of several operands (Pow) takes them broadcast to one shape and one typ
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +46,7 @@ import ml_dtypes
 import numpy as np
 
 from .checks import new_array
+from .rounding import rounded_to
 
 if TYPE_CHECKING:
     import gmpy2
@@ -86,8 +87,6 @@ class Elementary:
     float64: Callable[..., object]
     mpfr: Callable[..., gmpy2.mpfr]
     error: float = RELATIVE_ERROR
-    subnormal: bool = True
-    """False if no result is subnormal in any of the types (the page says why): the test is skipped."""
     special: Callable[..., object] | None = None
     """``special(out, *operands)``, if given, writes into the rounded results ``out`` (of the operands' type)
     the special values the float64 evaluation does not give (it is cheaper there, on narrower words)."""
@@ -106,18 +105,6 @@ def mpfr_context(dtype: np.dtype) -> gmpy2.context:
     )
 
 
-@functools.cache
-def _context(dtype: np.dtype) -> gmpy2.context:
-    return mpfr_context(dtype)
-
-
-def by_mpfr(function: Elementary, dtype: np.dtype, *values: float) -> float:
-    """The exact value of ``function`` at ``values`` (Python floats, exact) rounded once to ``dtype`` by MPFR;
-    a Python float, which holds every value of the profile's floating-point types."""
-    operands = [_gmpy2().mpfr(v, 53) for v in values]  # 53 bits: every value of the four types, exactly
-    return float(function.mpfr(_context(dtype), *operands))
-
-
 def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray:
     """``function`` of the operands (of one shape and one floating-point type), each element correctly
     rounded to that type, in a new array of that shape and type."""
@@ -130,7 +117,7 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
     else:
         undecided = _fast_path(function, dtype, flat, flat_out)
     if undecided.size:  # by MPFR, one element at a time, written back at once
-        context = _context(dtype)
+        context = mpfr_context(dtype)
         mpfr = _gmpy2().mpfr
         with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN it converts
             values = [[mpfr(v, 53) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
@@ -140,19 +127,19 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
 
 
 def _fast_path(function: Elementary, dtype: np.dtype, flat: list[np.ndarray], out: np.ndarray) -> np.ndarray:
-    """Writes into ``out`` every element the float64 evaluation decides; returns the indices of the others."""
+    """Writes into ``out`` every element the float64 evaluation decides; returns the indices of the others:
+    those within the window of a midpoint, and those below the type's smallest normal value but not 0."""
     info = ml_dtypes.finfo(dtype)
     dropped = 52 - info.nmant  # the float64 bits below the target's last place
     # y = m·2^k with 1 ≤ m < 2 and |y − v| ≤ e·|v| < e·2^(k+1)·(1 + 2e): fewer than e·2⁵⁴ units of y's last
     # place, 2^(k−52). y is undecided when its dropped bits are within that many units of 10…0, a midpoint.
     window = int(function.error * 2.0**54)
-    assert 0 < window < 1 << (dropped - 2), "the bound is too wide to decide anything"
     shift = np.uint64(64 - dropped)  # the dropped bits moved to the top: a midpoint is 2⁶³ there
     width = np.uint64(window << (64 - dropped))
     lowest_undecided = np.uint64(2**63) - width  # undecided ⟺ (moved − lowest_undecided) mod 2⁶⁴ ≤ 2·width
     width *= np.uint64(2)
-    # |y| < smallest normal and y ≠ 0 ⟺ 0 ≤ (bits << 1) − 1 < (smallest normal's bits << 1) − 1, unsigned:
-    # the sign shifted out, 0 wrapped to the largest value, a NaN's bits above every number's.
+    # 0 < |y| < smallest normal ⟺ (bits << 1) − 1 < (smallest normal's bits << 1) − 1, unsigned: the sign
+    # shifted out, 0 wrapped to the largest value, a NaN's bits above every number's.
     smallest_normal = float(info.smallest_normal)
     below_normal = np.uint64((int(np.float64(smallest_normal).view(F64_BITS)) << 1) - 1)
     y = np.empty(min(CHUNK, out.size), np.float64)
@@ -164,50 +151,21 @@ def _fast_path(function: Elementary, dtype: np.dtype, flat: list[np.ndarray], ou
             yc, mc = y[: stop - start], moved[: stop - start]
             function.float64(yc, *(x[start:stop] for x in flat))
             bits = yc.view(F64_BITS)
-            subnormal = function.subnormal and _some_subnormal(yc, bits, mc, smallest_normal, below_normal)
-            if subnormal:
+            if yc.min() >= smallest_normal or yc.max() <= -smallest_normal:  # False with a NaN
+                hard = np.zeros(yc.size, bool)  # no y below the normal range: two reductions tell most chunks
+            else:  # the midpoints of the subnormal range are spaced otherwise: MPFR
+                np.left_shift(bits, np.uint64(1), out=mc)
+                np.subtract(mc, np.uint64(1), out=mc)
                 hard = mc < below_normal
             np.left_shift(bits, shift, out=mc)
             np.subtract(mc, lowest_undecided, out=mc)
-            midpoint = mc <= width
-            if subnormal:
-                midpoint |= hard
-            if midpoint.any():
-                undecided.append(start + np.flatnonzero(midpoint))
-            _round_to(dtype, yc, bits, out[start:stop])
+            hard |= mc <= width
+            if hard.any():
+                undecided.append(start + np.flatnonzero(hard))
+            out[start:stop] = rounded_to(yc, dtype)
             if function.special is not None:
                 function.special(out[start:stop], *(x[start:stop] for x in flat))
     return np.concatenate(undecided) if undecided else np.empty(0, np.intp)
-
-
-def _some_subnormal(
-    y: np.ndarray, bits: np.ndarray, moved: np.ndarray, smallest_normal: float, below_normal: np.uint64
-) -> bool:
-    """Whether some y is subnormal in the target type, leaving (bits << 1) − 1 in ``moved`` if so. Two
-    reductions decide most chunks: all y at least the smallest normal, or all at most its opposite."""
-    if y.min() >= smallest_normal or y.max() <= -smallest_normal:  # False with a NaN: then the bits decide
-        return False
-    np.left_shift(bits, np.uint64(1), out=moved)
-    np.subtract(moved, np.uint64(1), out=moved)
-    return bool(moved.min() < below_normal)
-
-
-def _round_to(dtype: np.dtype, y: np.ndarray, bits: np.ndarray, out: np.ndarray) -> None:
-    """y rounded once to ``dtype`` (to nearest, ties to even) into ``out``.
-
-    numpy's conversions from float64 to float32 and float16 round once. ml_dtypes converts to bfloat16
-    through float32, which rounds twice (1 + 2⁻⁸ + 2⁻⁴⁰, just above a midpoint, would become the midpoint
-    1 + 2⁻⁸, then 1 by ties to even): bfloat16 is rounded here on the bits, then converted exactly."""
-    if dtype != ml_dtypes.bfloat16:
-        np.copyto(out, y, casting="unsafe")
-        return
-    dropped = np.uint64(52 - ml_dtypes.finfo(dtype).nmant)
-    one = np.uint64(1)
-    half = (one << (dropped - one)) - one
-    even = (bits >> dropped) & one  # a tie goes up only from an odd last bit
-    kept = ~((one << dropped) - one)
-    nearest = ((bits + half + even) & kept).view(np.float64)  # carries into the exponent as it should
-    np.copyto(out, np.where(np.isnan(y), y, nearest), casting="unsafe")
 
 
 def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
@@ -220,8 +178,8 @@ def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     distance = np.abs(ordinals[0] - ordinals[1])
     with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN as invalid; it is a NaN here
         nan_a, nan_e = np.isnan(actual), np.isnan(expected)
-    distance[nan_a & nan_e] = 0
     distance[nan_a ^ nan_e] = NOT_A_DISTANCE
+    distance[nan_a & nan_e] = 0
     return distance
 
 
@@ -230,7 +188,7 @@ NOT_A_DISTANCE = 2**62
 
 
 def _ordinal(words: np.ndarray) -> np.ndarray:
-    """The rank of each value among the type's values in increasing order, −0 and +0 both 0 (as int64)."""
+    """The rank of each value among the type's values in increasing order, −0 and +0 both 0 (as int64): a
+    negative word w (its sign bit set) is −(w − min), min the word of −0."""
     wide = words.astype(np.int64)
-    magnitude = wide & np.int64(np.iinfo(words.dtype).max)  # the sign bit cleared
-    return np.where(wide < 0, -magnitude, magnitude)
+    return np.where(wide < 0, np.iinfo(words.dtype).min - wide, wide)

@@ -119,15 +119,13 @@ def test_S1_float32_sample_ties_and_tiny_values() -> None:
 def test_S1_float64_sample_ties_and_tiny_values() -> None:
     rng = np.random.default_rng(20260522)
     tiny = [k * 5e-324 for k in (1, 2, 3, 5, 2**52 - 1, 2**52 + 1)]
-    around_the_double_double_limit = [
-        s * 2.0**-400 * (1 + d) for s in (1, -1) for d in (-(2.0**-52), 0, 2.0**-52)
-    ]
+    around_2_to_the_minus_400 = [s * 2.0**-400 * (1 + d) for s in (1, -1) for d in (-(2.0**-52), 0, 2.0**-52)]
     sample = [
         rng.standard_normal(3000) * 2,
         rng.uniform(-3, 3, 3000),
         np.ldexp(rng.uniform(-1, 1, 3000), rng.integers(-1080, 5, 3000)),
         np.array(ties(53, 27, 300)),
-        np.array(tiny + [-t for t in tiny] + around_the_double_double_limit),
+        np.array(tiny + [-t for t in tiny] + around_2_to_the_minus_400),
         np.nextafter(-3.0, 0.0) + np.arange(8) * 2.0**-51,
         np.nextafter(3.0, 0.0) - np.arange(8) * 2.0**-51,
     ]
@@ -206,6 +204,20 @@ def test_P2_the_bound_is_tight_where_stated() -> None:
     assert Fraction(y) - Fraction(2, 3) == Fraction(u) / 3
     Y = np.array([y + 3 * u, y - 4 * u, y + 4 * u, y - 5 * u], F32)
     assert meets_accuracy(np.ones(4, F32), Y).tolist() == [True, True, False, False]
+    # At x = 0.625: h = 145/384 in [1/4, 1/2) and x in [1/2, 1), a bound of 2·2⁻²⁵ + 2⁻²⁴ = 4v, v = 2⁻²⁵;
+    # z = h − v/3 rounded, z + 4v (3⅔v away) meets it, z + 5v (4⅔v) does not.
+    z = 0.3776041567325592
+    assert Fraction(z) - Fraction(145, 384) == -Fraction(2**-25) / 3
+    ok = meets_accuracy(np.full(2, 0.625, F32), np.array([z + 4 * 2**-25, z + 5 * 2**-25], F32))
+    assert ok.dtype == bool and ok.tolist() == [True, False]
+    snan = np.array([0x7F81], np.uint16).view(ml_dtypes.bfloat16)  # a signalling NaN is a NaN
+    assert meets_accuracy(snan, snan).tolist() == [True]
+    # h(1.5) = 1.125 exactly, and ulp(h) = ulp(x) = 2⁻¹⁰ in float16: 3·2⁻¹⁰ away is exactly the bound.
+    at_the_bound = np.array([1.125 + 3 * 2**-10, 1.125 - 3 * 2**-10, 1.125 + 4 * 2**-10], np.float16)
+    assert meets_accuracy(np.full(3, 1.5, np.float16), at_the_bound).tolist() == [True, True, False]
+    infinities = np.array([math.inf, -math.inf, -math.inf, -math.inf, math.inf], np.float16)
+    engine_gives = np.array([math.inf, -0.0, 0.0, 2.0**-24, 65504.0], np.float16)
+    assert meets_accuracy(infinities, engine_gives).tolist() == [True, True, True, False, False]
     near = np.array([-2.9999998], F32)  # h ≈ −1.2·10⁻⁷: 0 is within ulp(x) = 2⁻²², 2⁻²¹ is not
     assert meets_accuracy(near, np.array([0.0], F32))[0]
     assert not meets_accuracy(near, np.array([2.0**-21], F32))[0]

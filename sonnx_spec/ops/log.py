@@ -18,20 +18,19 @@ def _float64_log(out: np.ndarray, X: np.ndarray) -> None:
 
 
 def _nan_below_minus_zero(Y: np.ndarray, X: np.ndarray) -> None:
-    """NaN in Y where X[i] < 0, on the bits: X + 0 turns −0 into +0, so that its sign bit, spread over the
-    word by an arithmetic shift, is all ones exactly below −0 (and for a NaN with its sign bit, whose
-    result is NaN anyway); OR-ed with a quiet NaN's bits it makes Y[i] a NaN."""
+    """NaN in Y where X[i] < 0, on the bits (a masked write costs ten times more where signs are mixed):
+    X + 0 turns −0 into +0, so that the sign bit is set exactly below −0 (and for a NaN with its sign bit,
+    whose result is NaN anyway); a quiet NaN's bits, OR-ed into Y[i] there, make it a NaN."""
     words = np.dtype(f"i{X.dtype.itemsize}")
     quiet_nan = np.array(np.nan, X.dtype).view(words)
-    below = (X + X.dtype.type(0)).view(words) >> (8 * X.dtype.itemsize - 1)
-    np.bitwise_or(Y.view(words), below & quiet_nan, out=Y.view(words))  # LOG_S2: NaN below −0, −∞ included
+    below = np.signbit(X + X.dtype.type(0))
+    np.bitwise_or(Y.view(words), below * quiet_nan, out=Y.view(words))  # LOG_S2: NaN below −0, −∞ included
 
 
 LOG = Elementary(
     "log",
     float64=_float64_log,
     mpfr=lambda context, x: context.log(x),
-    subnormal=False,  # |ln x| ≥ ln(1 + 2^(1-p)) > 2^-p for every x ≠ 1 of a type: far above its normals
     special=_nan_below_minus_zero,
 )
 """The natural logarithm, as sonnx_spec.correctly_rounded evaluates it."""
