@@ -138,11 +138,8 @@ def _fast_path(function: Elementary, dtype: np.dtype, flat: list[np.ndarray], ou
     width = np.uint64(window << (64 - dropped))
     lowest_undecided = np.uint64(2**63) - width  # undecided ⟺ (moved − lowest_undecided) mod 2⁶⁴ ≤ 2·width
     width *= np.uint64(2)
-    # 0 < |y| < smallest normal ⟺ (bits << 1) − 1 < (smallest normal's bits << 1) − 1, unsigned: the sign
-    # shifted out, 0 wrapped to the largest value, a NaN's bits above every number's.
     smallest_normal = float(info.smallest_normal)
-    below_normal = np.uint64((int(np.float64(smallest_normal).view(F64_BITS)) << 1) - 1)
-    y = np.empty(min(CHUNK, out.size), np.float64)
+    y = np.empty(min(CHUNK, out.size))  # float64
     moved = np.empty(y.size, F64_BITS)
     undecided: list[np.ndarray] = []
     with np.errstate(all="ignore"):  # an infinity, a NaN or an underflow is a specified result, not an error
@@ -153,10 +150,8 @@ def _fast_path(function: Elementary, dtype: np.dtype, flat: list[np.ndarray], ou
             bits = yc.view(F64_BITS)
             if yc.min() >= smallest_normal or yc.max() <= -smallest_normal:  # False with a NaN
                 hard = np.zeros(yc.size, bool)  # no y below the normal range: two reductions tell most chunks
-            else:  # the midpoints of the subnormal range are spaced otherwise: MPFR
-                np.left_shift(bits, np.uint64(1), out=mc)
-                np.subtract(mc, np.uint64(1), out=mc)
-                hard = mc < below_normal
+            else:  # the midpoints of the subnormal range are spaced otherwise: MPFR (a NaN compares false)
+                hard = (np.abs(yc) < smallest_normal) & (yc != 0)
             np.left_shift(bits, shift, out=mc)
             np.subtract(mc, lowest_undecided, out=mc)
             hard |= mc <= width
