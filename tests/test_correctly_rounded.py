@@ -148,3 +148,11 @@ def test_the_mpfr_context_rounds_as_the_type_does(name: str) -> None:
     for value, expected in cases.items():
         rounded_value = context.div(gmpy2.mpz(value.numerator), gmpy2.mpz(value.denominator))
         assert float(rounded_value) == expected, (name, value)
+
+
+def test_the_judge_counts_float64_neighbours_in_integers() -> None:
+    """1 and the next float64 are words 2⁶² − 2⁵² and one more: 1 apart, which a float64 count would lose."""
+    ones = np.array([1.0, -1.0, 5e-324])
+    others = np.nextafter(ones, np.array([2.0, -2.0, -1.0]))
+    distance = ulp_distance(ones, others)
+    assert distance.dtype == np.int64 and distance.tolist() == [1, 1, 1]
