@@ -107,10 +107,15 @@ def test_the_float64_evaluation_decides_every_element_but_those_near_a_midpoint_
     dtype: np.dtype,
 ) -> None:
     """Over more than two chunks, so that the indices of the undecided elements are offset by each chunk's
-    start; then chunks whose values are all of one sign and below the normal range, or all above it."""
+    start."""
     values = table(dtype)
     assert any(left_to_mpfr(y, dtype) for y in values) and not all(left_to_mpfr(y, dtype) for y in values)
     probed(dtype, np.array(values), 2 * CHUNK + 77)
+
+
+@pytest.mark.parametrize("dtype", NARROW, ids=[t.name for t in NARROW])
+def test_a_chunk_of_one_sign_below_or_above_the_normal_range(dtype: np.dtype) -> None:
+    """Each element once: below the normal range, all to MPFR but 0; above it, none."""
     smallest = float(ml_dtypes.finfo(dtype).smallest_normal)
     tiny = [smallest / 3, 5e-324, float(np.nextafter(smallest, 0)), 0.0]
     for sign in (1, -1):
