@@ -160,7 +160,7 @@ def _fast_path(function: Elementary, dtype: np.dtype, flat: list[np.ndarray], ou
             out[start:stop] = rounded_to(yc, dtype)
             if function.special is not None:
                 function.special(out[start:stop], *(x[start:stop] for x in flat))
-    return np.concatenate(undecided) if undecided else np.empty(0, np.intp)
+    return np.concatenate([np.empty(0, np.intp), *undecided])  # indices, even where there are none
 
 
 def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
