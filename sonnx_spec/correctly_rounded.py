@@ -110,8 +110,8 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
     rounded to that type, in a new array of that shape and type."""
     dtype = operands[0].dtype
     out = new_array(operator, operands[0].shape, dtype)
-    flat_out = out.reshape(-1)
-    flat = [np.ascontiguousarray(x).reshape(-1) for x in operands]
+    flat_out = out.ravel()  # a view: out is new, contiguous
+    flat = [np.ravel(x) for x in operands]
     if dtype == np.float64:  # a float64 evaluation cannot decide a float64 rounding: MPFR for every element
         undecided = np.arange(flat_out.size)
     else:
@@ -119,8 +119,9 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
     if undecided.size:  # by MPFR, one element at a time, written back at once
         context = mpfr_context(dtype)
         mpfr = _gmpy2().mpfr
-        with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN it converts
-            values = [[mpfr(v, 53) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
+        # precision 1: each value exactly (53 bits at most), whatever the caller's context; a narrow type's
+        # NaN, whose payload lies in the bits a rounding keeps, is never undecided
+        values = [[mpfr(v, 1) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
         exact = [float(function.mpfr(context, *operands)) for operands in zip(*values, strict=True)]
         flat_out[undecided] = np.array(exact, np.float64).astype(dtype)  # exact: values of the type
     return out

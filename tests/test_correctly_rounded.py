@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from support import assert_same, correctly_rounded
 
+from sonnx_spec import exp
 from sonnx_spec.correctly_rounded import (
     CHUNK,
     RELATIVE_ERROR,
@@ -161,3 +162,17 @@ def test_the_judge_counts_float64_neighbours_in_integers() -> None:
     others = np.nextafter(ones, np.array([2.0, -2.0, -1.0]))
     distance = ulp_distance(ones, others)
     assert distance.dtype == np.int64 and distance.tolist() == [1, 1, 1]
+
+
+def test_the_callers_mpfr_context_changes_nothing() -> None:
+    """MPFR's results are computed from the exact operands, whatever precision the caller's gmpy2 context has:
+    float64 elements, and a float32 element the float64 evaluation leaves to MPFR (a result below the normal
+    range)."""
+    X = np.array([0.1, 1 / 3, -2.5, 700.1, -745.0])
+    tiny = np.array([-100.0, -90.123], np.float32)
+    expected = [correctly_rounded(np.dtype(np.float64), "exp", x) for x in X.tolist()]
+    expected_tiny = [correctly_rounded(np.dtype(np.float32), "exp", x) for x in tiny.tolist()]
+    with gmpy2.context(precision=12):
+        Y, Y_tiny = exp(X), exp(tiny)
+    assert_same(Y, np.array(expected))
+    assert_same(Y_tiny, np.array(expected_tiny, np.float32))
