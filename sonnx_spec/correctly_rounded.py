@@ -38,6 +38,7 @@ function of several operands (Pow) takes them broadcast to one shape and one typ
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -119,11 +120,10 @@ def rounded(operator: str, function: Elementary, *operands: Array) -> np.ndarray
     if undecided.size:  # by MPFR, one element at a time, written back at once
         context = mpfr_context(dtype)
         mpfr = _gmpy2().mpfr
-        # precision 1: each value exactly (53 bits at most), whatever the caller's context; a narrow type's
-        # NaN, whose payload lies in the bits a rounding keeps, is never undecided
-        values = [[mpfr(v, 1) for v in x[undecided].astype(np.float64).tolist()] for x in flat]
-        exact = [float(function.mpfr(context, *operands)) for operands in zip(*values, strict=True)]
-        flat_out[undecided] = np.array(exact, np.float64).astype(dtype)  # exact: values of the type
+        # tolist: Python floats, exact; precision 1: each exactly, whatever the caller's gmpy2 context
+        values = [[mpfr(v, 1) for v in x[undecided].tolist()] for x in flat]
+        exact = [float(y) for y in map(function.mpfr, itertools.repeat(context), *values)]
+        flat_out[undecided] = exact  # Python floats holding values of the type: converted exactly
     return out
 
 
