@@ -240,6 +240,10 @@ def _backend(section: Json) -> list[str]:
     for case in section["backend"]:
         if case["outcome"] == "pass":
             outcome, why = "passes", ""
+        elif case["outcome"] == "expected divergence" and case["spec"]["status"] == "output":
+            # ONNX rounded otherwise (Divergence.ulps, Divergence.within): the spec's outputs differ from
+            # ONNX's, which meet the bound the case's rule states
+            outcome, why = "expected divergence: another rounding", escape(case["reason"])
         elif case["outcome"] == "expected divergence":
             outcome, why = f"expected divergence: {_spec(case['spec'])}", escape(case["reason"])
         else:

@@ -19,7 +19,12 @@ A module ``<operator>.py`` gives:
     topic -> :class:`Explanation`: where the spec decides a question engines are known to answer
     differently; a divergence on any other topic fails the tests;
 ``BACKEND_DIVERGENCES``
-    ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose;
+    ONNX backend case -> :class:`Divergence`: a case of ONNX's the profile refuses on purpose, or whose
+    expected output ONNX rounded otherwise than the profile (``ulps``: how far it may be; ``within``: the
+    bound ONNX's outputs meet);
+``ACCURACY`` (optional)
+    :class:`Accuracy`: a correctly rounded operator whose engines' accuracy is measured and published
+    (tests/conformance/test_engine_accuracy.py);
 ``BACKEND_RULES``, ``SEMANTICS``
     the rule an ONNX backend case exercises: listed, else ``SEMANTICS``;
 ``bench_call(X)`` (an operator whose inputs place elements: Reshape's shape)
@@ -69,8 +74,28 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Divergence:
-    rule: str  # the spec refuses the ONNX case by this rule
+    rule: str  # the spec refuses the ONNX case by this rule (or, with ulps, computes it by this rule)
     reason: str
+    ulps: int | None = None
+    """Not a refusal: ONNX's expected output was computed by an engine that rounds otherwise (numpy's
+    float32 exp); the spec's output differs from it, by at most this many units in the last place
+    (sonnx_spec.correctly_rounded.ulp_distance), the bound of the operator's accuracy rule."""
+    within: Callable[[Inputs, tuple[np.ndarray, ...]], bool] | None = None
+    """Not a refusal either, for a bound that is no number of units (HardSwish's): the spec computes the
+    case, its outputs differ from ONNX's, and this says whether ONNX's outputs meet the bound ``rule``
+    states."""
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """What the measurement of a correctly rounded operator's engines needs (engine_accuracy.py): MPFR's name
+    of its function (gmpy2's), its accuracy rule and that rule's bound in units in the last place, and the
+    range of float32 inputs sampled uniformly."""
+
+    mpfr: str
+    rule: str
+    ulps: int
+    float32_range: tuple[float, float]
 
 
 @dataclass(frozen=True)

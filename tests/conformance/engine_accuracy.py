@@ -1,0 +1,111 @@
+"""The accuracy of the engines on a correctly rounded operator, measured against MPFR (issue 21).
+
+An operator whose conformance module states ``ACCURACY = Accuracy(...)`` (Exp, Log; Tanh, Sigmoid and the
+others after them) is measured here on numpy, the ONNX reference evaluator and onnxruntime: every float16
+and bfloat16 value, and a float32 sample (random bit patterns, and random values of the range where the
+function is not trivially 0, 1 or ±∞). For each engine and type: the largest distance in units in the last
+place from the correctly rounded result (MPFR, called element by element here), the share of elements not
+correctly rounded, the worst input, and whether the engine meets the operator's accuracy rule. The table is
+written to ``docs/operators/<op>.accuracy.csv``, which the operator's page shows: one source, made by
+``tests/conformance/test_engine_accuracy.py`` (``SONNX_WRITE_MEASURED=1`` rewrites it; otherwise the test
+fails when the committed table is not what the engines give now).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import gmpy2
+import ml_dtypes
+import numpy as np
+from onnx_engines import ENGINES
+from operator_cases import Accuracy
+from support import correctly_rounded
+
+from sonnx_spec.correctly_rounded import NOT_A_DISTANCE, ulp_distance
+
+SAMPLE = 100_000
+MEASURED_TYPES = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32))
+HEADER = (
+    "engine",
+    "type",
+    "inputs",
+    "max ulp",
+    "not correctly rounded",
+    "worst input",
+    "engine gives",
+    "correctly rounded",
+    "meets",
+)
+
+
+def inputs(accuracy: Accuracy, dtype: np.dtype) -> tuple[np.ndarray, str]:
+    """Every value of a 16-bit type; for float32, random bit patterns and random values of the range."""
+    if dtype.itemsize == 2:
+        return np.arange(2**16, dtype=np.uint16).view(dtype), "all 65536"
+    rng = np.random.default_rng(2026)
+    patterns = rng.integers(0, 2**32, SAMPLE, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    low, high = accuracy.float32_range
+    values = rng.uniform(low, high, SAMPLE).astype(np.float32)
+    return np.concatenate(
+        [patterns, values]
+    ), f"{SAMPLE} random patterns, {SAMPLE} random in [{low:g}, {high:g}]"
+
+
+def expected(accuracy: Accuracy, X: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # signalling NaNs among the patterns
+        values = X.astype(np.float64).tolist()
+    return np.array([correctly_rounded(X.dtype, accuracy.mpfr, v) for v in values], np.float64).astype(
+        X.dtype
+    )
+
+
+def measure(op: str, accuracy: Accuracy) -> list[tuple[str, ...]]:
+    """One row per engine and type: see HEADER."""
+    rows = []
+    for dtype in MEASURED_TYPES:
+        X, described = inputs(accuracy, dtype)
+        X.flags.writeable = False
+        Y = expected(accuracy, X)
+        for engine in ENGINES:
+            result = engine.run(op, [X], {})
+            if result.status != "output":
+                rows.append((engine.name, dtype.name, described, "", "", "", "", "", f"no: {result.status}"))
+                continue
+            distance = ulp_distance(result.outputs[0], Y)
+            worst = int(np.argmax(distance))
+            largest = int(distance[worst])
+            share = float(np.count_nonzero(distance)) / distance.size
+            meets = "yes" if largest <= accuracy.ulps else f"no ({accuracy.rule})"
+            rows.append(
+                (
+                    engine.name,
+                    dtype.name,
+                    described,
+                    "NaN for a number" if largest == NOT_A_DISTANCE else str(largest),
+                    f"{share:.3%}",
+                    _shown(X[worst]),
+                    _shown(result.outputs[0][worst]),
+                    _shown(Y[worst]),
+                    meets,
+                )
+            )
+    return rows
+
+
+def _shown(value: np.generic) -> str:
+    """A value as the shortest decimal that its type reads back (repr of the value in its type)."""
+    number = float(np.float64(value))
+    if math.isnan(number) or math.isinf(number):
+        return str(number)
+    return str(value.item() if value.dtype == np.float64 else float(gmpy2.mpfr(number))).replace("e+", "e")
+
+
+def as_csv(rows: list[tuple[str, ...]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    writer.writerows(rows)
+    return out.getvalue()
