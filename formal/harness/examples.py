@@ -290,10 +290,17 @@ def _comment(text: str) -> str:
 
 def tensor_level(op_name: str, root: Path = ROOT) -> bool:
     """Whether the operator's Why3 specification says where each element comes from (``<op>_source``:
-    data movement, whose elements are placed by index arithmetic) rather than what it is computed from
-    (``<op>_element``)."""
+    data movement, whose elements are placed by index arithmetic) or what it is at an index of the output
+    from the whole data input (``<op>_value``: ArgMax's index), rather than what it is computed from at
+    the same index (``<op>_element``)."""
     text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
-    return f"{op_name}_element" not in text and f"{op_name}_source" in text
+    return f"{op_name}_element" not in text and (f"{op_name}_source" in text or value_level(op_name, root))
+
+
+def value_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the specification gives each element of the output from the data input's elements, at an
+    index of the output (``<op>_value``), rather than the index of the input it is copied from."""
+    return f"{op_name}_value" in (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
 
 
 def tensor_facts(op_name: str, case: Case) -> list[str]:
@@ -301,7 +308,9 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     (``<op>_dims``), then each element, in row-major order, the element of the input at the index
     ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
     indices) and the int and int list attributes, as lists of integers; the input's elements are a list
-    (``elts``) read at the row-major position of that index."""
+    (``elts``) read at the row-major position of that index. An operator whose output's elements are
+    computed from the input's (``<op>_value``) gives each of them from the same arguments, that list
+    and the output's index."""
     op = operators()[op_name]
     data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
     if len(data) != 1:
@@ -321,6 +330,11 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
         elements = f"(ECons {_literal(element, case.dtype)} {elements})"
     given = " ".join(arguments)
     facts = [f"{op_name}_dims {given} = {_ints(case.expected.shape)}"]
+    if value_level(op_name):  # the element at each index, from the list of the input's elements
+        for index in np.ndindex(case.expected.shape):
+            call = f"({op_name}_value {given} {elements} {_ints(index)})"
+            facts.append(_fact(call, case.expected[index], case.dtype))
+        return facts
     for index in np.ndindex(case.expected.shape):
         source = f"offset ({op_name}_source {given} {_ints(index)}) {_ints(X.shape)}"
         facts.append(_fact(f"(nth ({source}) {elements})", case.expected[index], case.dtype))
