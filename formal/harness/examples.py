@@ -51,6 +51,7 @@ import numpy as np
 from sonnx_spec import Operator, operators
 from sonnx_spec.pages.example_language import Example, examples_in
 from sonnx_spec.pages.special_values import rows_of
+from sonnx_spec.registry import Tensor
 from sonnx_spec.rounding import rounded_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,6 +258,8 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     uses = ["int.Int"] if case.dtype.kind in "iu" or tensor_level(op) else []
     if tensor_level(op):
         uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
+        if any(t.variadic and t.type in operators()[op].types for t in operators()[op].inputs):
+            uses.append("movement.Shapes")  # the shapes of a variadic input's tensors
     if case.dtype.name in FLOAT_THEORIES:
         uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
     uses.append(f"{why3_file(op)}.{instance}")
@@ -305,40 +308,93 @@ def value_level(op_name: str, root: Path = ROOT) -> bool:
 
 def tensor_facts(op_name: str, case: Case) -> list[str]:
     """What the specification of a data movement operator says of the case: the output's dimensions
-    (``<op>_dims``), then each element, in row-major order, the element of the input at the index
-    ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
-    indices) and the int and int list attributes, as lists of integers; the input's elements are a list
-    (``elts``) read at the row-major position of that index. An operator whose output's elements are
-    computed from the input's (``<op>_value``) gives each of them from the same arguments, that list
-    and the output's index."""
+    (``<op>_dims``), then each element, in row-major order, the element of a data input at the index
+    ``<op>_source`` gives, read from the list of that input's elements (``elts``) at the row-major position
+    of the index. Both take the inputs in the registry's order (:func:`tensor_arguments`), then the int and
+    int list attributes. With one data input the source is an index of it; with several (a variadic one
+    counting as one per tensor given) it is a pair ``(k, i)``: index ``i`` of the ``k``-th tensor given."""
     op = operators()[op_name]
-    data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
-    if len(data) != 1:
-        raise OutsideModel("the harness reads the elements of one data input")
-    X = data[0][1]
-    arguments = []
-    for tensor, value in zip(op.inputs, case.inputs, strict=True):
-        value = np.asarray(value)
-        arguments.append(_ints(value.shape) if tensor.type in op.types else _ints(value.reshape(-1).tolist()))
+    given = given_inputs(op, case.inputs)
+    data = [value for tensor, value in given if tensor.type in op.types]
+    arguments = tensor_arguments(op, given)
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
         if attribute.kind not in ("int", "ints"):
             raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
         arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
-    elements = "ENil"
-    for element in reversed(X.reshape(-1)):
-        elements = f"(ECons {_literal(element, case.dtype)} {elements})"
-    given = " ".join(arguments)
-    facts = [f"{op_name}_dims {given} = {_ints(case.expected.shape)}"]
-    if value_level(op_name):  # the element at each index, from the list of the input's elements
+    lists = [_elements(X, case.dtype) for X in data]
+    arguments_text = " ".join(arguments)
+    facts = [f"{op_name}_dims {arguments_text} = {_ints(case.expected.shape)}"]
+    single = len(data) == 1 and not any(t.variadic for t in op.inputs if t.type in op.types)
+    if value_level(op_name) and single:  # each element from the list of the input's elements
         for index in np.ndindex(case.expected.shape):
-            call = f"({op_name}_value {given} {elements} {_ints(index)})"
+            call = f"({op_name}_value {arguments_text} {lists[0]} {_ints(index)})"
             facts.append(_fact(call, case.expected[index], case.dtype))
         return facts
     for index in np.ndindex(case.expected.shape):
-        source = f"offset ({op_name}_source {given} {_ints(index)}) {_ints(X.shape)}"
-        facts.append(_fact(f"(nth ({source}) {elements})", case.expected[index], case.dtype))
+        source = f"{op_name}_source {arguments_text} {_ints(index)}"
+        if single:
+            element = f"(nth (offset ({source}) {_ints(data[0].shape)}) {lists[0]})"
+        else:
+            element = f"(match {source} with (k, i) -> {_element_of_input(data, lists)} end)"
+        facts.append(_fact(element, case.expected[index], case.dtype))
     return facts
+
+
+def given_inputs(op: Operator, inputs: Sequence[Any]) -> list[tuple[Tensor, np.ndarray]]:
+    """Each input given with its declaration: a variadic input (last of its list) declares every tensor
+    from its position on."""
+    if op.inputs and op.inputs[-1].variadic:
+        fixed = len(op.inputs) - 1
+        declarations = [*op.inputs[:fixed], *[op.inputs[-1]] * (len(inputs) - fixed)]
+    else:
+        declarations = list(op.inputs)
+    return [(t, np.asarray(v)) for t, v in zip(declarations, inputs, strict=True)]
+
+
+def tensor_arguments(op: Operator, given: Sequence[tuple[Tensor, np.ndarray]]) -> list[str]:
+    """The inputs as ``<op>_dims`` and ``<op>_source`` take them, in the registry's order: a data input
+    (of the operator's type variable) as its dimensions; a variadic data input as one argument, the
+    dimensions of its tensors as a ``shapes`` list (``SCons d0 (SCons d1 SNil)``, formal/lib/movement.mlw);
+    an int64 input whose values set a shape (``sets_shape``: Reshape's shape, Slice's starts) as the list of
+    its values; any other int64 input (Gather's indices: its shape matters too) as two arguments, its
+    dimensions then its values in row-major order."""
+    arguments: list[str] = []
+    variadic: list[str] = []
+    for tensor, value in given:
+        if tensor.type in op.types and tensor.variadic:
+            variadic.append(_ints(value.shape))
+        elif tensor.type in op.types:
+            arguments.append(_ints(value.shape))
+        elif tensor.sets_shape:
+            arguments.append(_ints(value.reshape(-1).tolist()))
+        else:
+            arguments += [_ints(value.shape), _ints(value.reshape(-1).tolist())]
+    if variadic:
+        text = "SNil"
+        for dims in reversed(variadic):
+            text = f"(SCons {dims} {text})"
+        arguments.append(text)  # a variadic input is the last of the inputs
+    return arguments
+
+
+def _elements(X: np.ndarray, dtype: np.dtype) -> str:
+    """The elements of ``X`` in row-major order, as Why3's ``elts``."""
+    elements = "ENil"
+    for element in reversed(X.reshape(-1)):
+        elements = f"(ECons {_literal(element, dtype)} {elements})"
+    return elements
+
+
+def _element_of_input(data: Sequence[np.ndarray], lists: Sequence[str]) -> str:
+    """The element at index ``i`` of the ``k``-th data input (``k`` and ``i`` bound by the fact's match):
+    a choice among the inputs given; a ``k`` that names none gives ``nth 0 ENil``, which no computation
+    reduces to a value (the fact is then not proved)."""
+    text = "nth 0 ENil"
+    for k in reversed(range(len(data))):
+        read = f"nth (offset i {_ints(data[k].shape)}) {lists[k]}"
+        text = f"if k = {k} then {read} else {text}"
+    return text
 
 
 def _int(value: int) -> str:

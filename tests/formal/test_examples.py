@@ -14,6 +14,7 @@ import pytest
 
 from sonnx_spec import operators
 from sonnx_spec.pages.example_language import TYPE_NAMES, parse_example
+from sonnx_spec.registry import Attribute, Tensor, registered
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # formal/ is tooling beside the package, not installed
@@ -304,3 +305,136 @@ def test_why3_computes_a_data_movement_example(why3_config, tmp_path, expected, 
     assert run.returncode == 0 or "Prover result" in run.stdout, run.stderr
     left = re.findall(r"Prover result is: (\w+)", run.stdout)
     assert (not left or all(s == "Valid" for s in left)) == proved, (run.stdout, run.stderr)
+
+
+# -- several data inputs, and an int64 input whose shape matters (formal/README.md, data movement) --------
+
+
+def stack(*X):
+    """The 1-d tensors X0, X1, … one after the other (a test's own Concat along axis 0)."""
+    return np.concatenate(X)
+
+
+def take(X, N, *, axis):
+    """X's elements at the indices N along axis (a test's own Gather)."""
+    return np.take(X, N, axis=axis)
+
+
+def padded(X, C):
+    """X followed by the one element of C (a test's own Pad by one element)."""
+    return np.concatenate([X, C.reshape(1)])
+
+
+Y = (Tensor("Y", "output", "T"),)
+TYPES = {"T": ("int", "float", "bool")}
+
+
+def case_of(*inputs, expected, dtype="int8", **attributes):
+    values = tuple(np.asarray(v, np.int64 if i else dtype) for i, v in inputs)
+    return examples.Case("Ex1", "hand-written", "page.md:7", np.dtype(dtype), values, attributes, expected)
+
+
+def test_several_data_inputs_give_the_source_as_an_input_and_an_index_in_it():
+    """A variadic data input is one argument, the shapes of its tensors (movement.Shapes); the source is a
+    pair (k, i) and each fact reads index i of the k-th tensor given, from that tensor's own elements."""
+    X = (Tensor("X", "inputs", "T", variadic=True),)
+    with registered(stack, onnx="Concat", version=13, inputs=X, outputs=Y, types=TYPES):
+        case = case_of((0, [1, 2]), (0, [-3]), expected=np.array([1, 2, -3], np.int8))
+        facts = examples.tensor_facts("stack", case)
+    given = "(SCons (Cons 2 Nil) (SCons (Cons 1 Nil) SNil))"
+    assert facts[0] == f"stack_dims {given} = (Cons 3 Nil)"
+    choice = (
+        "if k = 0 then nth (offset i (Cons 2 Nil)) (ECons 1 (ECons 2 ENil)) "
+        "else if k = 1 then nth (offset i (Cons 1 Nil)) (ECons (-3) ENil) else nth 0 ENil"
+    )
+    assert facts[3] == f"(match stack_source {given} (Cons 2 Nil) with (k, i) -> {choice} end) = (-3)"
+    assert len(facts) == 4
+
+
+def test_two_data_inputs_declared_apart_are_numbered_in_the_registry_order():
+    inputs = (Tensor("X", "data", "T"), Tensor("C", "constant_value", "T"))
+    with registered(padded, onnx="Pad", version=25, inputs=inputs, outputs=Y, types=TYPES):
+        case = case_of((0, [1.5]), (0, 2.0), expected=np.array([1.5, 2.0], np.float32), dtype="float32")
+        facts = examples.tensor_facts("padded", case)
+    assert facts[0] == "padded_dims (Cons 1 Nil) Nil = (Cons 2 Nil)"  # C's dimensions: a scalar's
+    assert facts[2].startswith("(match padded_source (Cons 1 Nil) Nil (Cons 1 Nil) with (k, i) -> if k = 0 ")
+    assert "else if k = 1 then nth (offset i Nil) (ECons (0x1p1:F.t) ENil) else nth 0 ENil end)" in facts[2]
+
+
+def test_an_int64_input_that_sets_no_shape_gives_its_dimensions_then_its_values():
+    """Gather's indices: the output's shape depends on theirs, not only on their values."""
+    inputs = (Tensor("X", "data", "T"), Tensor("N", "indices", "int64"))
+    axis = (Attribute("axis", "axis", "int"),)
+    declaration = dict(onnx="Gather", version=13, inputs=inputs, outputs=Y, types=TYPES, attributes=axis)
+    with registered(take, **declaration):
+        case = case_of((0, [5, 6, 7]), (1, [[2], [0]]), expected=np.array([[7], [5]], np.int8), axis=0)
+        facts = examples.tensor_facts("take", case)
+    given = "(Cons 3 Nil) (Cons 2 (Cons 1 Nil)) (Cons 2 (Cons 0 Nil)) 0"
+    assert facts[0] == f"take_dims {given} = (Cons 2 (Cons 1 Nil))"
+    elements = "(ECons 5 (ECons 6 (ECons 7 ENil)))"
+    source = f"take_source {given} (Cons 1 (Cons 0 Nil))"
+    assert facts[2] == f"(nth (offset ({source}) (Cons 3 Nil)) {elements}) = 5"
+
+
+STACK_SPEC = """
+module Stack
+  use int.Int
+  use tensor.Shape
+  use movement.Shapes
+  clone export tensor.Tensor with type elt = int
+
+  let rec function total (s: shapes) : int
+    variant { s }
+  = match s with SNil -> 0 | SCons d r -> hd d + total r end
+
+  function stack_dims (s: shapes) : shape = Cons (total s) Nil
+
+  let rec function from (k: int) (s: shapes) (p: int) : (int, index)
+    variant { s }
+  = match s with
+    | SNil -> (k, Cons p Nil)
+    | SCons d r -> if p < hd d then (k, Cons p Nil) else from (k + 1) r (p - hd d)
+    end
+
+  function stack_source (s: shapes) (i: index) : (int, index) = from 0 s (hd i)
+end
+"""
+
+
+@pytest.mark.parametrize("expected, proved", [("[1, 2, -3]", True), ("[1, -3, 2]", False)])
+def test_why3_computes_an_example_of_several_data_inputs(why3_config, tmp_path, expected, proved):
+    X = (Tensor("X", "inputs", "T", variadic=True),)
+    with registered(stack, onnx="Concat", version=13, inputs=X, outputs=Y, types=TYPES):
+        wanted = np.array(parse_value_list(expected), np.int8)
+        facts = examples.tensor_facts("stack", case_of((0, [1, 2]), (0, [-3]), expected=wanted))
+    (tmp_path / "stacking.mlw").write_text(STACK_SPEC)
+    text = "\n".join(
+        [
+            "module Example",
+            "  use int.Int",
+            "  use tensor.Shape",
+            "  use tensor.RowMajor",
+            "  use movement.Shapes",
+            "  use stacking.Stack",
+            '  meta "compute_max_steps" 1000000',
+            "  goal holds: " + " /\\ ".join(facts),
+            "end",
+        ]
+    )
+    (tmp_path / "example.mlw").write_text(text)
+    library = ["-L", str(ROOT / "formal" / "lib"), "-L", str(tmp_path)]
+    command = ["why3", "prove", "-C", str(why3_config), *library, "-P", "z3", "-t", "5"]
+    goal = [str(tmp_path / "example.mlw"), "-T", "Example", "-G", "holds"]
+    run = subprocess.run(
+        [*command, "-a", "compute_in_goal", "-a", "split_vc", *goal],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0 or "Prover result" in run.stdout, run.stderr
+    left = re.findall(r"Goal holds\.\nProver result is: (\w+)", run.stdout)
+    assert (not left or all(s == "Valid" for s in left)) == proved, (run.stdout, run.stderr)
+
+
+def parse_value_list(text: str) -> list[int]:
+    return [int(v) for v in text.strip("[]").split(",")]
