@@ -259,7 +259,7 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     if tensor_level(op):
         uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
         if any(t.variadic and t.type in operators()[op].types for t in operators()[op].inputs):
-            uses.append("movement.Shapes")  # the shapes of a variadic input's tensors
+            uses.append("broadcast.Broadcast")  # shapes: the shapes of a variadic input's tensors
     if case.dtype.name in FLOAT_THEORIES:
         uses.append(f"{FLOAT_THEORIES[case.dtype.name]} as F")
     uses.append(f"{why3_file(op)}.{instance}")
@@ -355,7 +355,7 @@ def given_inputs(op: Operator, inputs: Sequence[Any]) -> list[tuple[Tensor, np.n
 def tensor_arguments(op: Operator, given: Sequence[tuple[Tensor, np.ndarray]]) -> list[str]:
     """The inputs as ``<op>_dims`` and ``<op>_source`` take them, in the registry's order: a data input
     (of the operator's type variable) as its dimensions; a variadic data input as one argument, the
-    dimensions of its tensors as a ``shapes`` list (``SCons d0 (SCons d1 SNil)``, formal/lib/movement.mlw);
+    dimensions of its tensors as a ``shapes`` list (``SCons d0 (SCons d1 SNil)``, formal/lib/broadcast.mlw);
     an int64 input whose values set a shape (``sets_shape``: Reshape's shape, Slice's starts) as the list of
     its values; any other int64 input (Gather's indices: its shape matters too) as two arguments, its
     dimensions then its values in row-major order."""

@@ -335,8 +335,8 @@ def case_of(*inputs, expected, dtype="int8", **attributes):
 
 
 def test_several_data_inputs_give_the_source_as_an_input_and_an_index_in_it():
-    """A variadic data input is one argument, the shapes of its tensors (movement.Shapes); the source is a
-    pair (k, i) and each fact reads index i of the k-th tensor given, from that tensor's own elements."""
+    """A variadic data input is one argument, the shapes of its tensors (broadcast.Broadcast's shapes); the
+    source is a pair (k, i) and each fact reads index i of the k-th tensor given, from its own elements."""
     X = (Tensor("X", "inputs", "T", variadic=True),)
     with registered(stack, onnx="Concat", version=13, inputs=X, outputs=Y, types=TYPES):
         case = case_of((0, [1, 2]), (0, [-3]), expected=np.array([1, 2, -3], np.int8))
@@ -380,7 +380,7 @@ STACK_SPEC = """
 module Stack
   use int.Int
   use tensor.Shape
-  use movement.Shapes
+  use broadcast.Broadcast
   clone export tensor.Tensor with type elt = int
 
   let rec function total (s: shapes) : int
@@ -414,7 +414,7 @@ def test_why3_computes_an_example_of_several_data_inputs(why3_config, tmp_path, 
             "  use int.Int",
             "  use tensor.Shape",
             "  use tensor.RowMajor",
-            "  use movement.Shapes",
+            "  use broadcast.Broadcast",
             "  use stacking.Stack",
             '  meta "compute_max_steps" 1000000',
             "  goal holds: " + " /\\ ".join(facts),
