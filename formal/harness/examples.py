@@ -312,7 +312,9 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     ``<op>_source`` gives, read from the list of that input's elements (``elts``) at the row-major position
     of the index. Both take the inputs in the registry's order (:func:`tensor_arguments`), then the int and
     int list attributes. With one data input the source is an index of it; with several (a variadic one
-    counting as one per tensor given) it is a pair ``(k, i)``: index ``i`` of the ``k``-th tensor given."""
+    counting as one per tensor given) it is ``Cons k i``: index ``i`` of the ``k``-th tensor given, its
+    number put before it (not a pair: Why3's tuples leave Z3 and cvc5 unable to prove the lemmas of a
+    module that uses them)."""
     op = operators()[op_name]
     given = given_inputs(op, case.inputs)
     data = [value for tensor, value in given if tensor.type in op.types]
@@ -336,7 +338,9 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
         if single:
             element = f"(nth (offset ({source}) {_ints(data[0].shape)}) {lists[0]})"
         else:
-            element = f"(match {source} with (k, i) -> {_element_of_input(data, lists)} end)"
+            element = (
+                f"(match {source} with Cons k i -> {_element_of_input(data, lists)} | Nil -> nth 0 ENil end)"
+            )
         facts.append(_fact(element, case.expected[index], case.dtype))
     return facts
 
@@ -387,7 +391,8 @@ def _elements(X: np.ndarray, dtype: np.dtype) -> str:
 
 
 def _element_of_input(data: Sequence[np.ndarray], lists: Sequence[str]) -> str:
-    """The element at index ``i`` of the ``k``-th data input (``k`` and ``i`` bound by the fact's match):
+    """The element at index ``i`` of the ``k``-th data input (``k`` and ``i`` bound by the fact's match;
+    a source of no coordinate at all is ``Nil``, which gives ``nth 0 ENil`` too):
     a choice among the inputs given; a ``k`` that names none gives ``nth 0 ENil``, which no computation
     reduces to a value (the fact is then not proved)."""
     text = "nth 0 ENil"

@@ -336,7 +336,7 @@ def case_of(*inputs, expected, dtype="int8", **attributes):
 
 def test_several_data_inputs_give_the_source_as_an_input_and_an_index_in_it():
     """A variadic data input is one argument, the shapes of its tensors (broadcast.Broadcast's shapes); the
-    source is a pair (k, i) and each fact reads index i of the k-th tensor given, from its own elements."""
+    source is Cons k i and each fact reads index i of the k-th tensor given, from its own elements."""
     X = (Tensor("X", "inputs", "T", variadic=True),)
     with registered(stack, onnx="Concat", version=13, inputs=X, outputs=Y, types=TYPES):
         case = case_of((0, [1, 2]), (0, [-3]), expected=np.array([1, 2, -3], np.int8))
@@ -347,7 +347,10 @@ def test_several_data_inputs_give_the_source_as_an_input_and_an_index_in_it():
         "if k = 0 then nth (offset i (Cons 2 Nil)) (ECons 1 (ECons 2 ENil)) "
         "else if k = 1 then nth (offset i (Cons 1 Nil)) (ECons (-3) ENil) else nth 0 ENil"
     )
-    assert facts[3] == f"(match stack_source {given} (Cons 2 Nil) with (k, i) -> {choice} end) = (-3)"
+    fallback = "| Nil -> nth 0 ENil end"
+    assert (
+        facts[3] == f"(match stack_source {given} (Cons 2 Nil) with Cons k i -> {choice} {fallback}) = (-3)"
+    )
     assert len(facts) == 4
 
 
@@ -357,8 +360,10 @@ def test_two_data_inputs_declared_apart_are_numbered_in_the_registry_order():
         case = case_of((0, [1.5]), (0, 2.0), expected=np.array([1.5, 2.0], np.float32), dtype="float32")
         facts = examples.tensor_facts("padded", case)
     assert facts[0] == "padded_dims (Cons 1 Nil) Nil = (Cons 2 Nil)"  # C's dimensions: a scalar's
-    assert facts[2].startswith("(match padded_source (Cons 1 Nil) Nil (Cons 1 Nil) with (k, i) -> if k = 0 ")
-    assert "else if k = 1 then nth (offset i Nil) (ECons (0x1p1:F.t) ENil) else nth 0 ENil end)" in facts[2]
+    assert facts[2].startswith(
+        "(match padded_source (Cons 1 Nil) Nil (Cons 1 Nil) with Cons k i -> if k = 0 "
+    )
+    assert "else if k = 1 then nth (offset i Nil) (ECons (0x1p1:F.t) ENil) else nth 0 ENil | Nil" in facts[2]
 
 
 def test_an_int64_input_that_sets_no_shape_gives_its_dimensions_then_its_values():
@@ -389,14 +394,14 @@ module Stack
 
   function stack_dims (s: shapes) : shape = Cons (total s) Nil
 
-  let rec function from (k: int) (s: shapes) (p: int) : (int, index)
+  let rec function from (k: int) (s: shapes) (p: int) : index
     variant { s }
   = match s with
-    | SNil -> (k, Cons p Nil)
-    | SCons d r -> if p < hd d then (k, Cons p Nil) else from (k + 1) r (p - hd d)
+    | SNil -> Cons k (Cons p Nil)
+    | SCons d r -> if p < hd d then Cons k (Cons p Nil) else from (k + 1) r (p - hd d)
     end
 
-  function stack_source (s: shapes) (i: index) : (int, index) = from 0 s (hd i)
+  function stack_source (s: shapes) (i: index) : index = from 0 s (hd i)
 end
 """
 
