@@ -29,8 +29,12 @@ def bits(value: np.ndarray) -> list[int]:
 
 
 def data_inputs(op: Operator, inputs: tuple) -> list[np.ndarray]:
-    """The inputs whose elements the results hold: those of the operator's type variables."""
-    return [np.asarray(v) for t, v in zip(op.inputs, inputs, strict=False) if t.type in op.types]
+    """The inputs whose elements the results hold: those of the operator's type variables (a variadic
+    input, the last, declares every tensor from its position on: Concat's)."""
+    declared = list(op.inputs)
+    if declared and declared[-1].variadic:
+        declared += [declared[-1]] * (len(inputs) - len(declared))
+    return [np.asarray(v) for t, v in zip(declared, inputs, strict=False) if t.type in op.types]
 
 
 PARAMS = [

@@ -119,3 +119,13 @@ def test_a_tensor_its_type_cannot_hold_leaves_the_row_no_type() -> None:
         rows(RESHAPED.format(shape="[0.5]"), "reshape")
     with pytest.raises(SpecialValuesError, match="no type of reshape has all these values"):
         rows(RESHAPED.format(shape="[1"), "reshape")
+
+
+def test_a_value_in_brackets_is_a_tensor_of_that_one_element() -> None:
+    """An input that must have rank 1 or more (Concat's, Gather's data) is a named value in brackets."""
+    [row] = rows(RESHAPED.format(shape="[]").replace('["NaN", "[]"]', '["[[−0]]", "[]"]'), "reshape")
+    zero = row.call(np.dtype("float32"))[0][0]
+    assert zero.shape == (1, 1) and zero.dtype == np.float32 and np.signbit(zero).all() and zero == 0
+    assert row.check(np.dtype("float32")) == "float32: the reference gives −0, the row says NaN"
+    [row] = rows(RESHAPED.format(shape="[max]"), "reshape")  # a name: int64's greatest, no notation's
+    assert row.call(np.dtype("float32"))[0][1].tolist() == [np.iinfo(np.int64).max]

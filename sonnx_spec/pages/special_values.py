@@ -5,7 +5,9 @@ the specification (the drafts, IEEE 754), not from the reference's output::
 
     [[special]]
     inputs = ["NaN", "−1", "+1"]  # one special value per input, by name (value_tables.FLOAT_SPECIALS …),
-                                  # or a tensor in the examples' notation: "[]", "[2, 3]" (Reshape's shape)
+                                  # a name in brackets for a tensor of that one element and rank 1 or more
+                                  # ("[NaN]": shape (1,)), or a tensor in the examples' notation: "[]",
+                                  # "[2, 3]" (Reshape's shape)
     types = "float"               # "float", "int", "signed", "unsigned", or a list of type names
     output = "NaN"                # a value's name, a decimal (rounded once to the type), or "refused"
     rule = "CLIP_S3"              # the rule that gives this output; for "refused", the rule that refuses
@@ -145,9 +147,13 @@ def shown(result: np.ndarray) -> str:
 
 
 def input_value(name: str, dtype: np.dtype) -> np.ndarray | None:
-    """A row's input: a value's name as a 0-d tensor of ``dtype``, or a tensor written in brackets in the
-    examples' notation (an input that places elements rather than holding them: Reshape's shape ``[]``);
-    None if ``dtype`` has no such value."""
+    """A row's input: a value's name as a 0-d tensor of ``dtype``; a value's name in brackets as a tensor of
+    that one element and of rank the number of brackets (``[NaN]``: an input of rank 1 or more, Concat's,
+    Gather's data); or a tensor written in brackets in the examples' notation (an input that places
+    elements rather than holding them: Reshape's shape ``[]``); None if ``dtype`` has no such value."""
+    depth, inner = nested(name)
+    if depth and special_value(inner, dtype) is not None:
+        return np.asarray(special_value(inner, dtype)).reshape((1,) * depth)
     if name.startswith("["):
         try:
             return np.asarray(to_numpy(parse_value(name.replace("−", "-")), dtype))
