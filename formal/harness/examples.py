@@ -303,7 +303,8 @@ def tensor_level(op_name: str, root: Path = ROOT) -> bool:
 def value_level(op_name: str, root: Path = ROOT) -> bool:
     """Whether the specification gives each element of the output from the data input's elements, at an
     index of the output (``<op>_value``), rather than the index of the input it is copied from."""
-    return f"{op_name}_value" in (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
+    path = root / "formal" / f"{op_name}.mlw"
+    return path.exists() and f"{op_name}_value" in path.read_text("utf-8")
 
 
 def tensor_facts(op_name: str, case: Case) -> list[str]:
@@ -321,9 +322,12 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     arguments = tensor_arguments(op, given)
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
-        if attribute.kind not in ("int", "ints"):
+        if attribute.kind not in ("int", "ints", "string"):
             raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
-        arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+        if attribute.kind == "string":  # the codes of its characters: Why3 compares lists of integers
+            arguments.append(_ints([ord(c) for c in value]))
+        else:
+            arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
     lists = [_elements(X, case.dtype) for X in data]
     arguments_text = " ".join(arguments)
     facts = [f"{op_name}_dims {arguments_text} = {_ints(case.expected.shape)}"]
