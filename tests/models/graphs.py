@@ -111,15 +111,16 @@ def sample_node(
                 f"sample_node: no value of kind {attribute.kind} for {op.name}'s {attribute.name}"
             )
     by_name = {a.name: attributes.get(a.onnx) for a in op.attributes}  # the type Cast's to names
-    outputs = [
-        value_info(f"{t.onnx}_out", op.output_dtype(dtype, by_name, m), shape)
-        for m, t in enumerate(op.outputs)
-    ]  # every operator of the profile gives its inputs' common shape (a Constant: its value's)
-    node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
     kwargs = {a.name: by_name[a.name] for a in op.attributes}
     for attribute in op.attributes:
         if attribute.kind == "tensor":
             kwargs[attribute.name] = numpy_helper.to_array(by_name[attribute.name])
+    results = op.results(op.function(*feeds.values(), **kwargs))  # the shapes the reference gives (ArgMax's)
+    outputs = [
+        value_info(f"{t.onnx}_out", op.output_dtype(dtype, by_name, m), np.shape(results[m]))
+        for m, t in enumerate(op.outputs)
+    ]
+    node = helper.make_node(op.onnx, node_inputs, [o.name for o in outputs], name=name, **attributes)
     return SampleNode(op, node, inputs, outputs, feeds, (list(feeds.values()), kwargs))
 
 
