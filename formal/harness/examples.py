@@ -308,10 +308,18 @@ def _comment(text: str) -> str:
 
 def tensor_level(op_name: str, root: Path = ROOT) -> bool:
     """Whether the operator's Why3 specification says where each element comes from (``<op>_source``:
-    data movement, whose elements are placed by index arithmetic) rather than what it is computed from
-    (``<op>_element``)."""
+    data movement, whose elements are placed by index arithmetic) or what it is at an index of the output
+    from the whole data input (``<op>_value``: ArgMax's index), rather than what it is computed from at
+    the same index (``<op>_element``)."""
     text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
-    return f"{op_name}_element" not in text and f"{op_name}_source" in text
+    return f"{op_name}_element" not in text and (f"{op_name}_source" in text or value_level(op_name, root))
+
+
+def value_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the specification gives each element of the output from the data input's elements, at an
+    index of the output (``<op>_value``), rather than the index of the input it is copied from."""
+    path = root / "formal" / f"{op_name}.mlw"
+    return path.exists() and f"{op_name}_value" in path.read_text("utf-8")
 
 
 def values_level(op_name: str, root: Path = ROOT) -> bool:
@@ -342,9 +350,12 @@ def _given(op: Operator, case: Case) -> list[str]:
     arguments = tensor_arguments(op, given_inputs(op, case.inputs))
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
-        if attribute.kind not in ("int", "ints"):
+        if attribute.kind not in ("int", "ints", "string"):
             raise OutsideModel(f"a {attribute.kind} attribute of an operator stated on indices")
-        arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
+        if attribute.kind == "string":  # the codes of its characters: Why3 compares lists of integers
+            arguments.append(_ints([ord(c) for c in value]))
+        else:
+            arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
     if case.output is not None:  # an operator of several outputs: the number of the one stated
         arguments.append(_int(case.output))
     return arguments
@@ -366,6 +377,11 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     arguments_text = " ".join(arguments)
     facts = [f"{op_name}_dims {arguments_text} = {_ints(case.expected.shape)}"]
     single = len(data) == 1 and not any(t.variadic for t in op.inputs if t.type in op.types)
+    if value_level(op_name) and single:  # each element from the list of the input's elements
+        for index in np.ndindex(case.expected.shape):
+            call = f"({op_name}_value {arguments_text} {lists[0]} {_ints(index)})"
+            facts.append(_fact(call, case.expected[index], case.dtype))
+        return facts
     for index in np.ndindex(case.expected.shape):
         source = f"{op_name}_source {arguments_text} {_ints(index)}"
         if single:

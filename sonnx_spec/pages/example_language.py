@@ -39,7 +39,7 @@ from sonnx_spec.compare import same_result
 from sonnx_spec.rounding import rounded_to
 from sonnx_spec.types import BOOL
 
-Value = float | int | bool | list | None
+Value = float | int | bool | str | list | None
 TYPE_NAMES = {t.name: t for t in (*TYPES, BOOL)}  # bool for an operator whose type variable takes it (Not)
 LINE = re.compile(r"^(?P<name>[A-Za-z]\w*)\s*=\s*(?P<value>.+)$")
 FENCE = re.compile(r"^(?P<colons>:{3,})\{example\}\s*(?P<title>.*)$")
@@ -128,15 +128,15 @@ def parse_value(text: str) -> Value:
 def _literal(node: ast.expr, text: str) -> Value:
     if isinstance(node, ast.List):
         return [_literal(e, text) for e in node.elts]
-    if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool)):
-        return node.value
+    if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool, str)):
+        return node.value  # a str: a string attribute's value (Pad's mode)
     if isinstance(node, ast.Name) and node.id in ("nan", "inf"):
         return math.nan if node.id == "nan" else math.inf
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _literal(node.operand, text)
         if isinstance(inner, int | float) and not isinstance(inner, bool):
             return -inner
-    raise ExampleError(f"{text!r}: only numbers, nan, inf, True, False, lists and None are allowed")
+    raise ExampleError(f"{text!r}: only numbers, nan, inf, True, False, strings, lists and None are allowed")
 
 
 def parse_example(title: str, operator: str, types: list[str], body: list[str], source: str = "") -> Example:

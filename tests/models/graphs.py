@@ -116,7 +116,7 @@ def sample_node(
         if attribute.kind == "tensor":
             kwargs[attribute.name] = numpy_helper.to_array(by_name[attribute.name])
     # Each output declared of the shape the reference gives: the inputs' common shape for most, a
-    # vector of the rank for Shape, one part per output for Split.
+    # vector of the rank for Shape, one part per output for Split, a smaller one for ArgMax.
     given = op.results(op.function(*feeds.values(), **kwargs))
     outputs = [
         value_info(

@@ -167,7 +167,13 @@ def _alike(op: Operator) -> int:
 @pytest.mark.parametrize("op", [op for op in OPERATORS if _alike(op) >= 2], ids=str)
 def test_GR3_tensors_of_one_type_variable_of_two_types(op: Operator) -> None:
     sample = sample_node(op, np.dtype(np.float32))
-    typed = [(i, t) for i, t in enumerate(sample.inputs) if _type_variable(op, i) == op.main_type]
+    main = {  # by name, as sample_node names them: an initializer (Pad's pads) is no input
+        f"{t.onnx}{copy if t.variadic else ''}"
+        for t in op.inputs
+        if t.type == op.main_type
+        for copy in range(2 if t.variadic else 1)
+    }
+    typed = [(i, t) for i, t in enumerate(sample.inputs) if t.name in main]
     typed[-1][1].type.tensor_type.elem_type = onnx.TensorProto.DOUBLE
     findings = only(check_model(sample.model()), "GR3")
     assert "is double but" in findings[0].message and "is float32" in findings[0].message
@@ -218,14 +224,15 @@ def test_GR1_sparse_initializers_and_attributes() -> None:
 )
 @req(*sorted({t.rank_rule for op in OPERATORS for t in op.inputs if t.rank_rule}))
 def test_declared_ranks_are_decided_by_the_rule_that_requires_them(op: Operator) -> None:
-    for position, tensor in enumerate(op.inputs):
+    for tensor in op.inputs:
         if tensor.rank is None or not tensor.rank_rule:
             continue
         sample = sample_node(op, op.dtypes(op.main_type)[0])
         if tensor.sets_shape:  # an initializer (GR2): its value given one more dimension
             sample.initializers[tensor.onnx] = sample.initializers[tensor.onnx][np.newaxis]
         else:
-            shape = sample.inputs[position].type.tensor_type.shape
+            declared = next(i for i in sample.inputs if i.name == tensor.onnx)  # by name, as above
+            shape = declared.type.tensor_type.shape
             shape.dim.add().dim_value = 1  # one more dimension than declared
         findings = only(check_model(sample.model()), tensor.rank_rule)
         assert f"{tensor.name} (ONNX {tensor.onnx!r})" in findings[0].message
