@@ -301,18 +301,28 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     (``<op>_dims``), then each element, in row-major order, the element of the input at the index
     ``<op>_source`` gives. Both take the data input's dimensions, the int64 inputs (a shape, axes,
     indices) and the int and int list attributes, as lists of integers; the input's elements are a list
-    (``elts``) read at the row-major position of that index."""
+    (``elts``) read at the row-major position of that index. An operator whose data is a tensor attribute
+    rather than an input (ConstantOfShape's value) is given that attribute's dimensions in its place among
+    the attributes."""
     op = operators()[op_name]
-    data = [(t, np.asarray(v)) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
+    data = [np.asarray(v) for t, v in zip(op.inputs, case.inputs, strict=True) if t.type in op.types]
+    data += [
+        np.asarray(_attribute(op, a.name, case.attributes))
+        for a in op.attributes
+        if a.kind == "tensor" and a.type in op.types
+    ]
     if len(data) != 1:
         raise OutsideModel("the harness reads the elements of one data input")
-    X = data[0][1]
+    X = data[0]
     arguments = []
     for tensor, value in zip(op.inputs, case.inputs, strict=True):
         value = np.asarray(value)
         arguments.append(_ints(value.shape) if tensor.type in op.types else _ints(value.reshape(-1).tolist()))
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
+        if attribute.kind == "tensor" and attribute.type in op.types:
+            arguments.append(_ints(np.shape(value)))  # the data: its dimensions, as a data input's
+            continue
         if attribute.kind not in ("int", "ints"):
             raise OutsideModel(f"a {attribute.kind} attribute of a data movement operator")
         arguments.append(_ints(value) if attribute.kind == "ints" else _int(int(value)))
@@ -339,12 +349,37 @@ def _ints(values: Iterable[int]) -> str:
     return text
 
 
+def indexed(op_name: str, root: Path = ROOT) -> bool:
+    """Whether each element of the operator's result is a function of its scalar inputs, its attributes and
+    its own row-major position (``<op>_element_at``: Range's start + i·delta), not of input elements."""
+    return f"{op_name}_element_at" in (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
+
+
+def indexed_facts(op_name: str, case: Case) -> list[str]:
+    """For every element of the output, at row-major position p: ``<op>_element_at`` of the inputs (0-d),
+    the attributes and p equals the expected value."""
+    op = operators()[op_name]
+    if any(np.ndim(x) != 0 for x in case.inputs):
+        raise OutsideModel("an element function of the position takes 0-d inputs")
+    inputs = [_literal(np.asarray(x)[()], case.dtype) for x in case.inputs]
+    attributes = [
+        _literal(_scalar_attribute(a.kind, _attribute(op, a.name, case.attributes), case.dtype), case.dtype)
+        for a in op.attributes
+    ]
+    return [
+        _fact(f"({' '.join([f'{op.name}_element_at', *inputs, *attributes, str(p)])})", value, case.dtype)
+        for p, value in enumerate(case.expected.reshape(-1))
+    ]
+
+
 def element_facts(op_name: str, case: Case) -> list[str]:
     """For every element of the output, in row-major order: its element function's call equals the
     expected value."""
     op = operators()[op_name]
     if tensor_level(op_name):
         return tensor_facts(op_name, case)
+    if indexed(op_name):
+        return indexed_facts(op_name, case)
     typed_by = op.outputs[0].type_from
     if typed_by is not None and case.expected.dtype.kind not in "iu":
         raise OutsideModel(
