@@ -51,7 +51,7 @@ import numpy as np
 from sonnx_spec import Operator, operators
 from sonnx_spec.pages.example_language import Example, examples_in
 from sonnx_spec.pages.special_values import rows_of
-from sonnx_spec.registry import Tensor
+from sonnx_spec.registry import Attribute, Tensor
 from sonnx_spec.rounding import rounded_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -350,6 +350,9 @@ def _given(op: Operator, case: Case) -> list[str]:
     arguments = tensor_arguments(op, given_inputs(op, case.inputs))
     for attribute in op.attributes:
         value = _attribute(op, attribute.name, case.attributes)
+        if _is_data(op, attribute):  # the data, as a tensor attribute: its dimensions, as a data input's
+            arguments.append(_ints(np.shape(value)))
+            continue
         if attribute.kind not in ("int", "ints", "string"):
             raise OutsideModel(f"a {attribute.kind} attribute of an operator stated on indices")
         if attribute.kind == "string":  # the codes of its characters: Why3 compares lists of integers
@@ -361,6 +364,11 @@ def _given(op: Operator, case: Case) -> list[str]:
     return arguments
 
 
+def _is_data(op: Operator, attribute: Attribute) -> bool:
+    """Whether an attribute holds the operator's data: a tensor of its type variable (ConstantOfShape's)."""
+    return attribute.kind == "tensor" and attribute.type in op.types
+
+
 def tensor_facts(op_name: str, case: Case) -> list[str]:
     """What the specification of a data movement operator says of the case: the output's dimensions
     (``<op>_dims``), then each element, in row-major order, the element of a data input at the index
@@ -368,10 +376,12 @@ def tensor_facts(op_name: str, case: Case) -> list[str]:
     of the index. Both take the arguments :func:`_given` lists. With one data input the source is an index
     of it; with several (a variadic one counting as one per tensor given) it is ``Cons k i``: index ``i`` of
     the ``k``-th tensor given (not a pair: Why3's tuples leave Z3 and cvc5 unable to prove the lemmas of a
-    module that uses them)."""
+    module that uses them). An operator whose data is a tensor attribute rather than an input
+    (ConstantOfShape's value) reads its elements there."""
     op = operators()[op_name]
     given = given_inputs(op, case.inputs)
     data = [value for tensor, value in given if tensor.type in op.types]
+    data += [np.asarray(_attribute(op, a.name, case.attributes)) for a in op.attributes if _is_data(op, a)]
     arguments = _given(op, case)
     lists = [_elements(X, case.dtype) for X in data]
     arguments_text = " ".join(arguments)

@@ -270,6 +270,21 @@ def test_a_data_movement_example_states_the_dims_and_where_each_element_comes_fr
     assert len(facts) == 5
 
 
+def test_a_data_movement_operator_whose_data_is_a_tensor_attribute():
+    """ConstantOfShape has no data input: its value attribute is the data, given by its dimensions in its
+    place among the arguments, and its elements are the list each fact reads."""
+    assert examples.tensor_level("constant_of_shape")
+    [module] = modules("constant_of_shape", ["int16"], "S = [2]", "value = [-3]", "Y = [-3, -3]")
+    facts = goal_body(module.text, "constant_of_shape_ex1_int16_holds").split(" /\\ ")
+    given = "(Cons 2 Nil) (Cons 1 Nil)"
+    assert facts[0] == f"constant_of_shape_dims {given} = (Cons 2 Nil)"
+    assert facts[2] == (
+        f"(nth (offset (constant_of_shape_source {given} (Cons 1 Nil)) (Cons 1 Nil)) (ECons (-3) ENil))"
+        " = (-3)"
+    )
+    assert len(facts) == 3
+
+
 def test_a_goal_computed_to_true_leaves_no_task_and_counts_as_proved():
     run = importlib.import_module("formal.harness.example_run")
     [module] = modules("reshape", ["int8"], "X = [1, 2]", "S = [2, 1]", "allowzero = 0", "Y = [[1], [2]]")

@@ -173,7 +173,8 @@ def test_MODEL_C4_initializers_constants_and_nodes_computed_from_them_are_known(
 def test_a_shape_set_by_a_graph_input_breaks_GR2() -> None:
     """A value that sets a shape must be known before the model runs, whatever the output declares."""
     value = "the value of S (ONNX 'input') 's' depends on the input 's'"
-    assert findings(filled("s", [2, 3])) == [
+    general = ("GR2", "MODEL_C4")  # the operator's own rules on S are undecided too, when it has some
+    assert [f for f in findings(filled("s", [2, 3])) if f[0] in general] == [
         (
             "GR2",
             "error",
@@ -187,15 +188,16 @@ def test_a_shape_set_by_a_graph_input_breaks_GR2() -> None:
         ),
     ]
     report = filled("s", ["n", "m"])
-    assert [(f.rule, f.level) for f in report.findings] == [("GR2", "error"), ("GR2", "error")]
-    assert report.findings[1].message.endswith("'n'; it depends on the input 's'")
+    found = [f for f in report.findings if f.rule in general]
+    assert [(f.rule, f.level) for f in found] == [("GR2", "error"), ("GR2", "error")]
+    assert found[1].message.endswith("'n'; it depends on the input 's'")
     # Computed from a graph input, through Add: still the graph input it depends on.
     add = helper.make_node("Add", ["x64", "one"], ["s"], name="add")
     fill = helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")
     fill.attribute.append(helper.make_attribute("value", numpy_helper.from_array(np.array([1], F32))))
     inputs = [value_info("x64", I64, [2])]
     report = check_model(model([add, fill], inputs, [value_info("y", F32, [2, 3])], {"one": np.ones(2, I64)}))
-    assert [f.rule for f in report.findings] == ["GR2", "MODEL_C4"]
+    assert [f.rule for f in report.findings if f.rule in general] == ["GR2", "MODEL_C4"]
     assert report.findings[1].message.endswith("the value of S (ONNX 'input') 's' depends on the input 'x64'")
 
 
