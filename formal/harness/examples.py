@@ -318,8 +318,8 @@ def tensor_level(op_name: str, root: Path = ROOT) -> bool:
 def value_level(op_name: str, root: Path = ROOT) -> bool:
     """Whether the specification gives each element of the output from the data input's elements, at an
     index of the output (``<op>_value``), rather than the index of the input it is copied from."""
-    path = root / "formal" / f"{op_name}.mlw"
-    return path.exists() and f"{op_name}_value" in path.read_text("utf-8")
+    path = root / "formal" / f"{op_name}.mlw"  # a word: Shape's shape_values is not a shape_value
+    return path.exists() and re.search(rf"\b{op_name}_value\b", path.read_text("utf-8")) is not None
 
 
 def values_level(op_name: str, root: Path = ROOT) -> bool:

@@ -296,6 +296,8 @@ def _text(value: np.generic) -> str:
         return str(int(value))
     if value.dtype == np.bool_:
         return "true" if value else "false"
+    if value.dtype.kind == "U":  # a string attribute's value (Pad's mode)
+        return str(value)
     number = float(value)  # exact: every SONNX float is a float64
     if math.isnan(number):
         return "nan"
