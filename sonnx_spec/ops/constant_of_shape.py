@@ -41,8 +41,8 @@ def constant_of_shape(S: Array, *, value: Array) -> np.ndarray:
     if np.size(value) != 1:
         problem = f"constant_of_shape: value has {np.size(value)} elements (shape {np.shape(value)}), not one"
         raise SonnxError("CONSTANTOFSHAPE_C3", problem)
-    element = np.reshape(value, ())  # the one element, as a 0-d view: copyto repeats it at every index
-    return copied(element, shape)  # CONSTANTOFSHAPE_S2: every element a bit-for-bit copy of value's
+    # copyto repeats value's one element at every index (its dimensions, all 1, set aside first)
+    return copied(value, shape)  # CONSTANTOFSHAPE_S2: every element a bit-for-bit copy of value's
 
 
 constant_of_shape = operator(
