@@ -61,8 +61,8 @@ def hard_swish(X: Array) -> np.ndarray:
     Returns a new array of ``X``'s shape and type.
 
     >>> import numpy as np, sonnx_spec
-    >>> sonnx_spec.hard_swish(np.array([-4.0, -1.5, 0.75, 1.0, 3.0], dtype=np.float32))
-    array([-0.        , -0.375     ,  0.46875   ,  0.6666667 ,  3.        ], dtype=float32)
+    >>> sonnx_spec.hard_swish(np.array([-4.0, -1.5, 0.75, 1.0, 3.0], dtype=np.float32)).tolist()
+    [-0.0, -0.375, 0.46875, 0.6666666865348816, 3.0]
     """
     # HARDSWISH_C1, HARDSWISH_C2: X's shape, X's type. HARDSWISH_S1: h(X[i]) rounded once.
     return rounded("hard_swish", HARD_SWISH, X)
