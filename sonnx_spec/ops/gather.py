@@ -53,7 +53,9 @@ def gather(X: Array, J: Array, *, axis: int) -> np.ndarray:
         raise SonnxError("GATHER_E1", problem, operator="gather", tensor="J")
     shape = (*np.shape(X)[:a], *indices.shape, *np.shape(X)[a + 1 :])  # GATHER_S1
     result = allocated(shape, np.asarray(X).dtype)
-    np.take(X, indices, axis=a, out=result)  # GATHER_S2: X[i, J[j], k], a negative J[j] from the back
+    # GATHER_S2: X[i, J[j], k], a negative J[j] from the back (wrap: every J[j] is in range by now, and
+    # numpy's own check, with out given, would copy through a buffer)
+    np.take(X, indices, axis=a, out=result, mode="wrap")
     return result
 
 
