@@ -244,6 +244,15 @@ def index_of(position: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(index))
 
 
+def copy_patterns(dtype: np.dtype) -> tuple[np.dtype, list[int]]:
+    """The unsigned type of ``dtype``'s width, and bit patterns a copy must keep: −0, a NaN payload, a
+    negative NaN of another payload, a NaN with the quiet bit clear, the smallest subnormal, +0."""
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    top = 1 << (8 * dtype.itemsize - 1)
+    exponent = int(np.array(np.inf, dtype).view(unsigned))
+    return unsigned, [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+
+
 def bits(X: np.ndarray) -> np.ndarray:
     """The elements' bit patterns (bool as bytes): what a copy must keep."""
     return X.view(np.uint8) if X.dtype == np.bool_ else X.view(np.dtype(f"u{X.itemsize}"))

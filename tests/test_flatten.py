@@ -18,6 +18,7 @@ from support import (
     FLOATS,
     assert_same,
     bits,
+    copy_patterns,
     index_of,
     raises_req,
     req,
@@ -97,10 +98,7 @@ def test_S2_the_drafts_example_3_element_by_element() -> None:
 @req("FLATTEN_S2")
 @FLOATS
 def test_S2_nan_payloads_and_signed_zeros_are_copied_bit_for_bit(dtype: np.dtype) -> None:
-    unsigned = np.dtype(f"u{dtype.itemsize}")
-    top = 1 << (8 * dtype.itemsize - 1)
-    exponent = int(np.array(np.inf, dtype).view(unsigned))
-    patterns = [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+    unsigned, patterns = copy_patterns(dtype)
     X = np.array(patterns, unsigned).view(dtype).reshape(3, 1, 2)  # −0, NaN payloads, a subnormal, +0
     Y = flatten(X, axis=-2)
     assert Y.shape == (3, 2) and Y.view(unsigned).reshape(-1).tolist() == patterns

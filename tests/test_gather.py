@@ -11,7 +11,19 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, shapes, tensors, unchanged
+from support import (
+    ALL,
+    ALL_AND_BOOL,
+    FLOATS,
+    assert_same,
+    bits,
+    copy_patterns,
+    raises_req,
+    req,
+    shapes,
+    tensors,
+    unchanged,
+)
 
 from sonnx_spec import gather
 
@@ -96,10 +108,7 @@ def test_S2_a_negative_index_counts_from_the_back(index: int) -> None:
 @req("GATHER_S2")
 @FLOATS
 def test_S2_nan_payloads_and_signed_zeros_are_copied_bit_for_bit(dtype: np.dtype) -> None:
-    unsigned = np.dtype(f"u{dtype.itemsize}")
-    top = 1 << (8 * dtype.itemsize - 1)
-    exponent = int(np.array(np.inf, dtype).view(unsigned))
-    patterns = [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+    unsigned, patterns = copy_patterns(dtype)
     X = np.array(patterns, unsigned).view(dtype)  # −0, NaN payloads, a subnormal, +0
     Y = gather(X, J([5, 4, 3, 2, 1, 0, -6]), axis=0)
     assert Y.view(unsigned).tolist() == [*patterns[::-1], patterns[0]]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL_AND_BOOL, FLOATS, bits, raises_req, req, tensors, unchanged
+from support import ALL_AND_BOOL, FLOATS, bits, copy_patterns, raises_req, req, tensors, unchanged
 
 from sonnx_spec import split
 from sonnx_spec.models.check import check_model
@@ -96,10 +96,7 @@ def test_S2_values_written_out() -> None:
 @req("SPLIT_S2")
 @FLOATS
 def test_S2_nan_payloads_and_signed_zeros_are_copied_bit_for_bit(dtype: np.dtype) -> None:
-    unsigned = np.dtype(f"u{dtype.itemsize}")
-    top = 1 << (8 * dtype.itemsize - 1)
-    exponent = int(np.array(np.inf, dtype).view(unsigned))
-    patterns = [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+    unsigned, patterns = copy_patterns(dtype)
     X = np.array(patterns, unsigned).view(dtype)  # −0, NaN payloads, a subnormal, +0
     Y = split(X, axis=0, num_outputs=3)
     assert [y.view(unsigned).tolist() for y in Y] == [patterns[0:2], patterns[2:4], patterns[4:6]]

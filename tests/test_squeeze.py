@@ -12,7 +12,18 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, tensors, unchanged
+from support import (
+    ALL,
+    ALL_AND_BOOL,
+    FLOATS,
+    assert_same,
+    bits,
+    copy_patterns,
+    raises_req,
+    req,
+    tensors,
+    unchanged,
+)
 
 from sonnx_spec import squeeze
 
@@ -85,10 +96,7 @@ def test_S2_a_column_squeezed_element_by_element() -> None:
 @req("SQUEEZE_S2")
 @FLOATS
 def test_S2_nan_payloads_and_signed_zeros_are_copied_bit_for_bit(dtype: np.dtype) -> None:
-    unsigned = np.dtype(f"u{dtype.itemsize}")
-    top = 1 << (8 * dtype.itemsize - 1)
-    exponent = int(np.array(np.inf, dtype).view(unsigned))
-    patterns = [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+    unsigned, patterns = copy_patterns(dtype)
     X = np.array(patterns, unsigned).view(dtype).reshape(2, 1, 3)  # −0, NaN payloads, a subnormal, +0
     Y = squeeze(X, A(1))
     assert Y.shape == (2, 3) and Y.view(unsigned).reshape(-1).tolist() == patterns

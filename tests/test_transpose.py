@@ -13,7 +13,19 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import ALL, ALL_AND_BOOL, FLOATS, assert_same, bits, raises_req, req, shapes, tensors, unchanged
+from support import (
+    ALL,
+    ALL_AND_BOOL,
+    FLOATS,
+    assert_same,
+    bits,
+    copy_patterns,
+    raises_req,
+    req,
+    shapes,
+    tensors,
+    unchanged,
+)
 
 from sonnx_spec import transpose
 
@@ -81,10 +93,7 @@ def test_S2_a_matrix_written_out() -> None:
 @req("TRANSPOSE_S2")
 @FLOATS
 def test_S2_nan_payloads_and_signed_zeros_are_copied_bit_for_bit(dtype: np.dtype) -> None:
-    unsigned = np.dtype(f"u{dtype.itemsize}")
-    top = 1 << (8 * dtype.itemsize - 1)
-    exponent = int(np.array(np.inf, dtype).view(unsigned))
-    patterns = [top, exponent | 1, exponent | 3 | top, exponent | (exponent >> 1 & ~exponent) | 1, 1, 0]
+    unsigned, patterns = copy_patterns(dtype)
     X = np.array(patterns, unsigned).view(dtype).reshape(2, 3)  # −0, NaN payloads, a subnormal, +0
     Y = transpose(X, perm=(1, 0))
     assert Y.view(unsigned).tolist() == [
