@@ -5,8 +5,9 @@ on, and the digest of those files: the module, the test files that run its code 
 ``mutants/mutmut-stats.json``) and what every module shares (``mutation-module`` in results.toml), as they
 were when it was recorded. ``nox -s mutants`` asks mutmut for the modules whose files changed only. A file
 added later (a new operator's rules, its page) changes no record: tests only gain cases, and the
-mutants they killed stay killed; an edited or deleted one does. In CI, the records a submission changed are
-made again as well (``changed_since``), so that no record is trusted that no CI run made.
+mutants they killed stay killed; an edited or deleted one does. When the landing system names the commit a
+submission starts after (``SONNX_CI_BASE``), the records the submission changed are made again as well
+(``changed_since``).
 """
 
 from __future__ import annotations

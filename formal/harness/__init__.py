@@ -18,6 +18,6 @@ Modules, one concern each:
 ``cache``      results per operator in formal/proofs/<op>.json, reused while their inputs are unchanged
 ``run``        one operator, start to end
 ``status``     build/formal-status.json (read by the site) and the printed report
-``verify``     the committed records checked against a fresh proof (``--verify``: CI trusts no record)
+``verify``     the committed records checked against a fresh proof (``--verify``)
 ``__main__``   the command line
 """

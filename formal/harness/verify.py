@@ -1,4 +1,4 @@
-"""The committed records checked against a fresh proof: CI trusts no record (``--verify``).
+"""The committed records checked against a fresh proof (``--verify``): none claims more than it.
 
 Every operator and the shared theories are proved again, cold; a committed record fails the run when
 it claims more than the fresh proof gives: a key that is not its inputs' digest (a record produced from
