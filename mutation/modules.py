@@ -31,8 +31,17 @@ STATUS = {
     33: "no tests",
     36: "timeout",
     24: "timeout",
+    -24: "timeout",  # SIGXCPU: the tests' CPU time limit reached
+    152: "timeout",
+    255: "timeout",
+    -9: "timeout",  # SIGKILL, a second after SIGXCPU: the limit reached inside numpy's or MPFR's C code
+    -11: "crashed",  # SIGSEGV: the mutant crashed the tests' process
 }
-"""mutmut's exit codes; any other one is suspicious."""
+"""mutmut's exit codes (``mutmut.stats.status_by_exit_code``); any other one is suspicious."""
+
+DETECTED = frozenset({"killed", "timeout", "crashed"})
+"""What the tests notice: a failure, or a run the time limit or a crash ends (a mutant that makes a copy loop
+over a wrapped index for ever is as visible as one that gives a wrong value, as in PIT and Stryker)."""
 
 
 def status_of(code: int | None) -> str:

@@ -6,7 +6,7 @@ Reads what mutmut found for each module of the reference (its record in ``mutati
 ``nox -s mutants``: mutation/modules.py) and ``mutation/equivalent/<module>.toml`` (each mutant of that
 module that survives because it computes the same thing, with why; a module, an operator's for instance,
 has its own file, so that adding one edits no shared ledger). Exits 1 if a mutant survived that is not
-explained, if an explained one was killed (the explanation is stale), or if a file explains another
+explained, if an explained one was detected (the explanation is stale), or if a file explains another
 module's mutant. The status file has no
 timestamp: the same sources give the same file.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # results.py and mutation/: tooling beside the package, not installed
-from mutation.modules import Records  # noqa: E402
+from mutation.modules import DETECTED, Records  # noqa: E402
 
 EXPLAINED = ROOT / "mutation" / "equivalent"
 
@@ -45,6 +45,14 @@ def explained(folder: Path = EXPLAINED) -> tuple[dict[str, str], list[str]]:
     return reasons, misplaced
 
 
+def unexplained_and_stale(found: dict[str, str], reasons: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The mutants the tests do not detect and no file explains; the explained ones the tests detect (or that
+    are gone), whose explanation is stale."""
+    unexplained = sorted(n for n, s in found.items() if s not in DETECTED and n not in reasons)
+    stale = sorted(n for n in reasons if found.get(n, "killed") in DETECTED)
+    return unexplained, stale
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--status", type=Path, required=True)
@@ -52,10 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     by_module, (reasons, misplaced) = Records(ROOT).results(), explained()
     found = {name: status for mutants in by_module.values() for name, status in mutants.items()}
     counts = Counter(found.values())
-    unexplained = sorted(n for n, s in found.items() if s != "killed" and n not in reasons)
-    stale = sorted(n for n in reasons if found.get(n, "killed") == "killed")
-    equivalent = len([n for n in reasons if n in found and found[n] != "killed"])
-    score = counts["killed"] / max(1, len(found) - equivalent)
+    detected = sum(counts[s] for s in DETECTED)
+    unexplained, stale = unexplained_and_stale(found, reasons)
+    equivalent = len([n for n in reasons if n in found and found[n] not in DETECTED])
+    score = detected / max(1, len(found) - equivalent)
     modules = {
         module: Counter("equivalent" if name in reasons else status for name, status in mutants.items())
         for module, mutants in by_module.items()
@@ -65,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         "tool": "mutmut",
         "mutants": len(found),
         "killed": counts["killed"],
+        "timeout": sorted(n for n, s in found.items() if s == "timeout"),
+        "crashed": sorted(n for n, s in found.items() if s == "crashed"),
         "equivalent": equivalent,
         "unexplained": unexplained,
         "score": round(score, 4),
@@ -74,8 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     args.status.parent.mkdir(parents=True, exist_ok=True)
     args.status.write_text(json.dumps(status, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(
-        f"mutation: {len(found)} mutants, {counts['killed']} killed, {equivalent} equivalent (explained), "
-        f"{len(unexplained)} unexplained; score {score:.1%} (killed / non-equivalent)"
+        f"mutation: {len(found)} mutants, {counts['killed']} killed, {counts['timeout']} ended by the time "
+        f"limit, {counts['crashed']} crashed, {equivalent} equivalent (explained), "
+        f"{len(unexplained)} unexplained; score {score:.1%} (detected / non-equivalent)"
     )
     for name in unexplained:
         print(
@@ -83,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             f"mutation/equivalent/{module_of(name)}.toml"
         )
     for name in stale:
-        print(f"mutation: error: {name} is explained in {module_of(name)}.toml but was killed (or is gone)")
+        print(f"mutation: error: {name} is explained in {module_of(name)}.toml but was detected (or is gone)")
     for problem in misplaced:
         print(f"mutation: error: {problem}")
     return 1 if unexplained or stale or misplaced else 0

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def is_sparse(value: Any) -> bool:
     """True for sparse matrices and arrays (scipy.sparse, pydata sparse, torch)."""
-    if getattr(value, "is_sparse", False) is True:
+    if hasattr(value, "is_sparse") and value.is_sparse is True:  # torch's tensors
         return True
     return hasattr(value, "nnz") and hasattr(value, "todense")
 

@@ -172,10 +172,12 @@ class MutationScore(SiteDirective):
             return self.render(["No mutation run in this build: `nox -s mutants` writes its score."])
         lines = [
             f"**Mutation score: {result['score']:.1%}** — of {result['mutants']} mutants of the reference "
-            f"(`sonnx_spec`, model tools aside), {result['killed']} are killed by the tests and "
+            f"(`sonnx_spec`, model tools aside), {result['killed']} are killed by the tests, "
+            f"{len(result.get('timeout', []))} make the tests run past their time limit, "
+            f"{len(result.get('crashed', []))} crash them, and "
             f"{result['equivalent']} are equivalent (they compute what the reference computes; each is "
-            f"explained below); {len(result['unexplained'])} survive unexplained. The score is killed / "
-            "(mutants − equivalent). Tool: mutmut, run by `nox -s mutants`.",
+            f"explained below); {len(result['unexplained'])} survive unexplained. The score is detected "
+            "(killed, timed out or crashed) / (mutants − equivalent). Tool: mutmut, run by `nox -s mutants`.",
             "",
         ]
         statuses = sorted({s for counts in result["modules"].values() for s in counts})
@@ -184,6 +186,9 @@ class MutationScore(SiteDirective):
             for module, counts in result["modules"].items()
         ]
         lines += details("Mutants per module", table(["Module", *statuses], rows), classes="sonnx-trace")
+        ended = [[code(name), how] for how in ("timeout", "crashed") for name in result.get(how, [])]
+        if ended:
+            lines += details("Mutants detected by the time limit or a crash", table(["Mutant", "How"], ended))
         explained = [[code(name), escape(why)] for name, why in result["explained"].items()]
         if explained:
             lines += details(
