@@ -1,4 +1,4 @@
-"""Which records a verification proves again: those a submission changed (``--verify --since REV``).
+"""Which records CI proves again: those a submission changed (``--verify --since REV``).
 
 A record that no commit since ``REV`` touched, and whose key is still its inputs' digest, was checked by
 the CI run of the commit that last changed it; it is reused. A record changed since ``REV`` (in a commit
