@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from typing import ClassVar
 
 import numpy as np
@@ -66,6 +67,9 @@ def latex_value(value: Value, signed_zero: bool) -> str:
             return r"+\infty" if value > 0 else r"-\infty"
         if value == 0:
             return ("-0" if math.copysign(1, value) < 0 else "+0") if signed_zero else "0"
+    if isinstance(value, str):  # a string attribute (ScatterND's reduction, Pad's mode), in type
+        escaped = re.sub(r"([_#$%&{}])", r"\\\1", value)
+        return rf"\texttt{{{escaped}}}"
     mantissa, _, exponent = repr(value).partition("e")
     return rf"{mantissa} \times 10^{{{int(exponent)}}}" if exponent else mantissa
 
