@@ -40,7 +40,7 @@ def check_shapes(X: Array, I: Array, U: Array, reduction: str) -> int:  # noqa: 
 def offsets(X: Array, I: Array, k: int) -> np.ndarray:  # noqa: E741
     """For each index of I (its last axis, of length k), the row-major position of the slice it addresses
     among the prod(X.shape[:k]) slices of X, a negative component counted from the end."""
-    dims = np.array(X.shape[:k], np.int64)
+    dims = np.array(X.shape[:k])  # int64 for k ≥ 1; with k = 0 no index has a component to read
     indices = np.reshape(I, (math.prod(I.shape[:-1]), k))  # one row per index, in row-major order
     outside = (indices < -dims) | (indices >= dims)
     if outside.any():
@@ -50,8 +50,9 @@ def offsets(X: Array, I: Array, k: int) -> np.ndarray:  # noqa: E741
         )
         raise SonnxError("SCATTERND_C5", problem)
     positive = np.where(indices < 0, indices + dims, indices)  # SCATTERND_S1: d added to a negative one
-    strides = np.array([math.prod(X.shape[a + 1 : k]) for a in range(k)], np.int64)
-    at = (positive * strides).sum(axis=1, dtype=np.int64)  # SCATTERND_S2: the slice's row-major position
+    at = np.zeros(len(indices), np.int64)  # SCATTERND_S2: the slice's row-major position, axis by axis
+    for a in range(k):
+        at = at * X.shape[a] + positive[:, a]
     _, first, counts = np.unique(at, return_index=True, return_counts=True)
     if (counts > 1).any():
         repeated = int(first[counts > 1].min())  # the first index of I whose slice is addressed again
