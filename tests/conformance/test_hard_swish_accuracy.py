@@ -1,6 +1,6 @@
 """HardSwish's accuracy in numpy, the ONNX reference and onnxruntime, measured against the correctly rounded
 result: every finite float16 and bfloat16, a float32 sample with the hard cases (ties, values next to −3,
-subnormals), a float64 sample. The table is written to docs/operators/hard_swish_accuracy.csv, which the
+subnormals), a float64 sample. The table is written to docs/operators/hard_swish.accuracy.csv, which the
 operator's page shows: one source, rewritten by each run (commit it when it changes)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from support import req
 from sonnx_spec import hard_swish
 from sonnx_spec.ops.hard_swish import meets_accuracy
 
-TABLE = Path(__file__).resolve().parents[2] / "docs" / "operators" / "hard_swish_accuracy.csv"
+TABLE = Path(__file__).resolve().parents[2] / "docs" / "operators" / "hard_swish.accuracy.csv"
 HEADER = [
     "Type",
     "Engine",
