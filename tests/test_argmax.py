@@ -208,3 +208,15 @@ def test_C4_select_last_index_other_than_0_or_1_is_refused(last: int) -> None:
     with raises_req("ARGMAX_C4") as info:
         argmax(np.zeros(3, np.float32), axis=0, keepdims=1, select_last_index=last)
     assert info.value.problem == f"argmax: select_last_index is {last}, not 0 or 1"
+
+
+@req("GEN_E1")
+@pytest.mark.parametrize("keepdims", [0, 1])
+def test_GEN_E1_a_result_too_large_for_memory_is_refused(keepdims: int) -> None:
+    huge = np.broadcast_to(np.ones((1, 1, 1), np.float32), (2**30, 2**30, 1))  # a view: no memory of its own
+    with raises_req("GEN_E1") as info:
+        argmax(huge, axis=2, keepdims=keepdims, select_last_index=0)
+    shape = "(1073741824, 1073741824, 1)" if keepdims else "(1073741824, 1073741824)"
+    assert info.value.problem == (
+        f"argmax: a result of shape {shape} and type int64 does not fit in this machine's memory"
+    )

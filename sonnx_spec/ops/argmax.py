@@ -46,9 +46,9 @@ def argmax(X: Array, *, axis: int, keepdims: int, select_last_index: int) -> np.
         lines = lines[..., ::-1]  # the last index becomes the first
     if lines.dtype.kind == "f" or lines.dtype.name == "bfloat16":
         nan = _is_nan(lines)  # numpy's own NaN handling in argmax is not relied on
-        values = np.where(nan, np.array(-np.inf, lines.dtype), lines).astype(np.float64)  # exact: no NaN left
+        values = np.where(nan, np.inf, lines)  # a NaN as great as +∞ (bfloat16: in float64, exactly)
         greatest = values == values.max(axis=-1, keepdims=True)  # ARGMAX_S2: IEEE equality, −0 = +0
-        wanted = np.where(nan.any(axis=-1, keepdims=True), nan, greatest)  # ARGMAX_S3: a NaN first
+        wanted = greatest & (nan == nan.any(axis=-1, keepdims=True))  # ARGMAX_S3: its NaNs, if a line has one
     else:
         wanted = lines == lines.max(axis=-1, keepdims=True)  # ARGMAX_S2: exact, in X's own type
     first = np.argmax(wanted, axis=-1)  # ARGMAX_S2: the first True of each line

@@ -57,7 +57,7 @@ def source(o: np.ndarray, before: int, d: int, mode: str) -> np.ndarray:
         return np.clip(i, 0, d - 1)  # PAD_S3: the nearest element of X (int64 indices: no dtype trap)
     if mode == "reflect":
         i = np.abs(i)  # PAD_S3: mirrored at the first element, which is not repeated
-        return np.where(i > d - 1, 2 * (d - 1) - i, i)  # PAD_S3: and at the last
+        return np.minimum(i, 2 * (d - 1) - i)  # PAD_S3: and at the last (the nearer of i and its mirror)
     return i % d  # PAD_S3: wrap: Python's (numpy's) modulo of a negative index is in [0, d − 1]
 
 
