@@ -15,15 +15,16 @@ Array = np.ndarray | np.generic
 MODES = ("constant", "reflect", "edge", "wrap")
 
 
-def widths(X: Array, P: Array, A: Array, mode: str) -> list[tuple[int, int]]:
-    """The number of elements added before and after X along each of its axes (0 where A names none)."""
+def widths(X: Array, P: Array, A: Array, mode: str) -> list[tuple[int, int, int]]:
+    """Along each axis of X: the number of elements added before X, its dimension, the number added after
+    (0 where A names none)."""
     if mode not in MODES:
         raise SonnxError("PAD_C1", f"pad: mode is {mode!r}, not one of {', '.join(MODES)}")
     pads, axes, r = int_values(P), int_values(A), X.ndim
     if len(pads) != 2 * len(axes):
         problem = f"pad: P holds {len(pads)} values for the {len(axes)} axes of A, not {2 * len(axes)}"
         raise SonnxError("PAD_C2", problem)
-    width = [(0, 0)] * r
+    width = [(0, d, 0) for d in X.shape]
     named: set[int] = set()
     for j, a in enumerate(axes):
         if not -r <= a < r:
@@ -45,7 +46,7 @@ def widths(X: Array, P: Array, A: Array, mode: str) -> list[tuple[int, int]]:
             raise SonnxError(
                 "PAD_C6", f"pad: {mode} pads axis {axis}, of dimension 0, by {before} and {after}"
             )
-        width[axis] = (before, after)
+        width[axis] = (before, d, after)
     return width
 
 
@@ -79,12 +80,12 @@ def pad(X: Array, P: Array, V: Array, A: Array, *, mode: str) -> np.ndarray:
            [4, 3, 4, 3]], dtype=int8)
     """
     width = widths(X, P, A, mode)  # PAD_C1 to PAD_C6
-    shape = tuple(d + b + e for d, (b, e) in zip(X.shape, width, strict=True))  # PAD_S1
+    shape = tuple(b + d + e for b, d, e in width)  # PAD_S1
     if mode == "constant":
         Y = copied(np.broadcast_to(V, shape), shape)  # PAD_S2: V everywhere, copied bit for bit
-        Y[tuple(slice(b, b + d) for d, (b, _) in zip(X.shape, width, strict=True))] = X  # PAD_S2: X inside
+        Y[tuple(slice(b, b + d) for b, d, _ in width)] = X  # PAD_S2: X inside
         return Y
-    indices = [source(np.arange(n), b, d, mode) for n, d, (b, _) in zip(shape, X.shape, width, strict=True)]
+    indices = [source(np.arange(b + d + e), b, d, mode) for b, d, e in width]
     return copied(np.asarray(X)[np.ix_(*indices)], shape)  # PAD_S3: a new array, bits copied
 
 
