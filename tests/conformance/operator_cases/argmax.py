@@ -116,3 +116,9 @@ BACKEND_DIVERGENCES = {
 }
 BACKEND_RULES: dict = {}
 SEMANTICS = "ARGMAX_S2"
+
+
+BENCH_LIMIT = 20.0
+"""A guard, not a target: the reference reads a float line in several exact passes (its NaNs from the
+bits, the maximum, the elements equal to it, the first of them) where numpy's argmax makes one and takes
+numpy's NaN rule on trust; measured 15x numpy on float32 (nox -s bench). A one-pass reference is to do."""
