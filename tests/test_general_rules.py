@@ -353,14 +353,19 @@ def _type_of(op: Operator, name: str) -> str:
 @st.composite
 def calls(draw: st.DrawFn, op: Operator, dtype: np.dtype) -> tuple[list, dict]:
     """Any call of ``op`` with tensors of one shape (declared ranks kept), any values, any types the
-    signature allows: most are accepted, some refused."""
+    signature allows: most are accepted, some refused. An input that sets the result's shape keeps the
+    sample call's value: any value would ask for a result of any size (Range's start, limit and delta)."""
     shape = draw(shapes(max_dims=3))
     args, kwargs = sample_call(op, dtype)
 
     def draw_like(value: np.ndarray) -> np.ndarray:
         return draw(tensors(value.dtype, shape[: value.ndim] if value.ndim < len(shape) else shape))
 
-    args = [draw_like(a) if a.ndim else draw(tensors(a.dtype, ())) for a in args]
+    sets_shape = [t.sets_shape for t in op.inputs] + [False] * (len(args) - len(op.inputs))
+    args = [
+        a if fixed else draw_like(a) if a.ndim else draw(tensors(a.dtype, ()))
+        for a, fixed in zip(args, sets_shape, strict=True)
+    ]
     for attribute in op.attributes:
         if attribute.kind == "tensor":
             kwargs[attribute.name] = draw_like(kwargs[attribute.name])
