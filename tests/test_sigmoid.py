@@ -52,7 +52,9 @@ def oracle(dtype: np.dtype) -> object:
     return lambda x: sigmoid_of(x, dtype)
 
 
-FAMILY_MEMBER = Member(oracle=oracle, results=("SIGMOID_C1", "SIGMOID_C2"), semantics=("SIGMOID_S1", "SIGMOID_S2"))
+FAMILY_MEMBER = Member(
+    oracle=oracle, results=("SIGMOID_C1", "SIGMOID_C2"), semantics=("SIGMOID_S1", "SIGMOID_S2")
+)
 """The family's shared tests (tests/test_family_unary.py): shapes, types, every element by the oracle."""
 
 
@@ -272,7 +274,8 @@ def test_P2_the_judge_and_the_engines_formula() -> None:
     distance = ulp_distance(naive, sigmoid(X))
     assert distance[0] <= 1 and naive[1] == 0 and distance[1] > 2**20
     half = np.array([0.5, 0.5, 0.5], np.float16)
-    assert ulp_distance(half, np.array([0.5, 0.50048828125, 0.499755859375], np.float16)).tolist() == [0, 1, 1]
+    neighbours = np.array([0.5, 0.50048828125, 0.499755859375], np.float16)  # 1/2 + 2⁻¹¹, 1/2 − 2⁻¹²
+    assert ulp_distance(half, neighbours).tolist() == [0, 1, 1]
 
 
 @req("SIGMOID_S1")

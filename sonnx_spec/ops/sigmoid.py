@@ -36,7 +36,7 @@ GUARD_BITS = 16
 
 def _float64_sigmoid(out: np.ndarray, X: np.ndarray) -> None:
     # SIGMOID_S2: −∞ gives 1/(1 + ∞) = +0, +∞ gives 1/(1 + 0) = 1, NaN gives NaN (IEEE 754, C99 Annex F)
-    np.negative(X, out=out, dtype=np.float64)
+    np.negative(X, out=out)  # exact, in X's type or in float64
     np.exp(out, out=out)  # within 2⁻⁴⁰ of e^−x; +∞ from −x > 709.78, where σ(x) < 2⁻¹⁰²⁴
     np.add(out, 1.0, out=out)  # within 2⁻⁵³
     np.divide(1.0, out, out=out)  # SIGMOID_S1: within 2⁻³⁹ of σ(x), normal results
@@ -52,26 +52,22 @@ def _mpfr_sigmoid(context: gmpy2.context, x: gmpy2.mpfr) -> gmpy2.mpfr:
         return x
     precision = context.precision + GUARD_BITS
     while True:
-        low, high = (context.plus(_bound(x, precision, upward)) for upward in (False, True))
+        low, high = (context.plus(bound) for bound in _bounds(x, precision))
         if low == high:  # SIGMOID_S1: σ(x) lies between them, and rounding keeps the order
             return low
         precision *= 2
 
 
-def _bound(x: gmpy2.mpfr, precision: int, upward: bool) -> gmpy2.mpfr:
-    """A bound of σ(x) = 1/(1 + e^−x) at ``precision`` bits: the lower one rounds the denominator up and the
-    quotient down, the upper one the other way. No exponent range: e^−x overflows to +∞ (or the largest
-    number) only for |x| beyond 2⁶⁰."""
+def _bounds(x: gmpy2.mpfr, precision: int) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
+    """A lower and an upper bound of σ(x) = 1/(1 + e^−x) at ``precision`` bits: the lower one rounds the
+    denominator up and the quotient down, the upper one the other way. In MPFR's default exponent range,
+    e^−x overflows (to +∞ rounded up, to the largest number rounded down) only where σ(x) < 2^−(2³⁰):
+    both bounds then round to +0 in every target."""
     import gmpy2
 
-    denominator = gmpy2.context(
-        precision=precision,
-        emin=gmpy2.get_emin_min(),
-        emax=gmpy2.get_emax_max(),
-        round=gmpy2.RoundDown if upward else gmpy2.RoundUp,
-    )
-    quotient = gmpy2.context(denominator, round=gmpy2.RoundUp if upward else gmpy2.RoundDown)
-    return quotient.div(1, denominator.add(1, denominator.exp(-x)))
+    down = gmpy2.context(precision=precision, round=gmpy2.RoundDown)
+    up = gmpy2.context(precision=precision, round=gmpy2.RoundUp)
+    return down.div(1, up.add(1, up.exp(-x))), up.div(1, down.add(1, down.exp(-x)))
 
 
 SIGMOID = Elementary("sigmoid", float64=_float64_sigmoid, mpfr=_mpfr_sigmoid, error=FLOAT64_ERROR)

@@ -40,3 +40,16 @@ def test_P2_the_published_accuracy_is_what_the_engines_give(monkeypatch: pytest.
         path.write_text(measured, encoding="utf-8")
     stale = f"{path.relative_to(ROOT)} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
     assert path.exists() and path.read_text(encoding="utf-8") == measured, stale
+
+
+@req("SIGMOID_P2")
+def test_P2_onnxruntime_float64_gives_float32_values_and_0_below_minus_88() -> None:
+    """What the page says of onnxruntime beyond the table: its float64 kernel returns float32's σ(−20),
+    2.06115369e−9 rounded to float32, and 0 for σ(−89) = 2.2e−39; its float32 kernel 0 for σ(−20)."""
+    onnxruntime = next(engine for engine in engine_accuracy.ENGINES if engine.name == "onnxruntime")
+    X = np.array([-20.0, -89.0])
+    Y = onnxruntime.run("sigmoid", [X], {}).outputs[0]
+    assert Y[0] == sigmoid_of(-20.0, np.dtype(np.float32)) != sigmoid_of(-20.0, X.dtype) and Y[1] == 0
+    assert sigmoid_of(-89.0, X.dtype) > 2e-39
+    (Y32,) = onnxruntime.run("sigmoid", [X.astype(np.float32)], {}).outputs
+    assert Y32[0] == 0 and sigmoid_of(-20.0, np.dtype(np.float32)) > 2e-9
