@@ -23,7 +23,7 @@ from support import FLOATS, Member, assert_same, elementwise, ieee_context, req,
 
 from sonnx_spec import sigmoid
 from sonnx_spec.correctly_rounded import ulp_distance
-from sonnx_spec.ops.sigmoid import FLOAT64_ERROR, _float64_sigmoid
+from sonnx_spec.ops.sigmoid import FLOAT64_ERROR, SIGMOID, _float64_sigmoid
 
 SIXTEEN_BITS = [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)]
 F32 = np.dtype(np.float32)
@@ -294,6 +294,7 @@ def test_S1_the_float64_evaluation_is_well_within_its_bound() -> None:
         value = Fraction(*exact(x, 300).as_integer_ratio())
         worst = max(worst, abs(Fraction(y) - value) / value)
     assert worst < Fraction(1, 2**50) < Fraction(FLOAT64_ERROR) == Fraction(1, 2**39)
+    assert SIGMOID.error == FLOAT64_ERROR  # the bound the fast path's window is made of: the derived one
 
 
 INSTANCES = {"Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64"}

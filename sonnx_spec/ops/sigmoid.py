@@ -2,11 +2,13 @@
 
 The function is a formula: its exact value rounded once, by sonnx_spec.correctly_rounded (Ziv's strategy).
 For float16, bfloat16 and float32, the float64 evaluation e^−x, 1 + ·, 1/· has a relative error below
-2⁻³⁹: numpy's exp is trusted within 2⁻⁴⁰ (the module's bound, RELATIVE_ERROR), which 1 + e^−x keeps
-(e^−x/(1 + e^−x) < 1), and the sum and the quotient round once each, within 2⁻⁵³:
-(1 + 2⁻⁴⁰)(1 + 2⁻⁵³)²/(1 − 2⁻⁵³) − 1 < 2⁻⁴⁰ + 2⁻⁵¹ < 2⁻³⁹, a margin of almost 2. Where the quotient is
-a float64 subnormal (x < −708.39), the bound fails, but so does the normal range of every target: those
-results are below float32's smallest normal value and go to MPFR. The elements the float64 evaluation
+2⁻³⁹: numpy's exp is trusted within ε = 2⁻⁴⁰ (the module's bound, RELATIVE_ERROR), which 1 + e^−x keeps
+(e^−x/(1 + e^−x) < 1; where e^−x is a float64 subnormal, x > 708.39, its absolute error is nothing against
+1), and the sum and the quotient round once each, within u = 2⁻⁵³: y = σ(x)(1 + δ₃)/((1 + δ₁)(1 + δ₂)),
+|δ₁| ≤ ε, |δ₂|, |δ₃| ≤ u, so |y/σ(x) − 1| ≤ (1 + u)/((1 − ε)(1 − u)) − 1 < 2⁻⁴⁰ + 2⁻⁵¹ < 2⁻³⁹, a margin of
+almost 2. Where e^−x overflows (x < −709.78) or the quotient is a float64 subnormal (x < −708.39), the
+bound fails, but σ(x) is then far below every target's smallest subnormal: y is +0 or below float32's
+smallest normal value, which goes to MPFR. The elements the float64 evaluation
 leaves undecided (near a midpoint, in the subnormal range) and every float64 element are computed by MPFR
 with directed roundings, at a precision doubled until both bounds round alike (Ziv's loop).
 """

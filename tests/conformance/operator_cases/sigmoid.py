@@ -84,5 +84,7 @@ BACKEND_DIVERGENCES = {
 BACKEND_RULES: dict = {}
 SEMANTICS = "SIGMOID_S1"
 
-BENCH_LIMIT = 6.0
-"""The bench's limit: measured later."""
+BENCH_LIMIT = 3.0
+"""The bench's limit, issue 21's: 3x numpy's 1/(1 + exp(−x)) in float32 (numpy has no sigmoid), which rounds
+three times. Measured 2.0x on 10^7 float32 elements on a loaded machine (the float64 evaluation costs about
+what numpy's float32 formula does; the decision and the rounding the rest)."""
