@@ -23,7 +23,7 @@ from support import FLOATS, Member, assert_same, elementwise, ieee_context, req,
 
 from sonnx_spec import sigmoid
 from sonnx_spec.correctly_rounded import ulp_distance
-from sonnx_spec.ops.sigmoid import FLOAT64_ERROR, SIGMOID, _float64_sigmoid
+from sonnx_spec.ops.sigmoid import FLOAT64_ERROR, SIGMOID, _bounds, _float64_sigmoid
 
 SIXTEEN_BITS = [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)]
 F32 = np.dtype(np.float32)
@@ -295,6 +295,24 @@ def test_S1_the_float64_evaluation_is_well_within_its_bound() -> None:
         worst = max(worst, abs(Fraction(y) - value) / value)
     assert worst < Fraction(1, 2**50) < Fraction(FLOAT64_ERROR) == Fraction(1, 2**39)
     assert SIGMOID.error == FLOAT64_ERROR  # the bound the fast path's window is made of: the derived one
+
+
+@req("SIGMOID_S1")
+@pytest.mark.parametrize("precision", [8, 24, 60])
+def test_S1_the_mpfr_bounds_enclose_sigma(precision: int) -> None:
+    """Ziv's loop is correct because each attempt's two values are a lower and an upper bound of σ(x): at
+    any precision, against σ at 300 bits, on inputs of every scale. They are also within 2⁴ units 2^−precision
+    of σ(x) of each other (three directed roundings each), so that the loop ends."""
+    rng = np.random.default_rng(precision)
+    X = np.concatenate(
+        [rng.standard_normal(300) * 8, np.ldexp(rng.uniform(-1, 1, 100), rng.integers(-60, 10, 100))]
+    )
+    for x in [*X.tolist(), -745.0, 40.0, -1e30]:
+        low, high = _bounds(gmpy2.mpfr(x), precision)
+        value = exact(x, 300)
+        assert low <= value <= high and low.precision == high.precision == precision, x
+        assert high - low <= value * 2 ** (4 - precision) or value < 2**-1000, x
+        assert low > 0 or x < -700, x
 
 
 INSTANCES = {"Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64"}
