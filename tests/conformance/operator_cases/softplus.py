@@ -87,6 +87,7 @@ Not ``ACCURACY``, which the shared measurement (test_engine_accuracy.py) reads: 
 of that name, and gmpy2 has no softplus; test_softplus_accuracy.py runs the same measurement with its own
 MPFR evaluation of ln(1 + e^x)."""
 
-BENCH_LIMIT = 3.0
-"""The bench's limit: numpy's float64 logaddexp, decided and rounded (measured ... numpy's float32
-logaddexp(0, x))."""
+BENCH_LIMIT = 2.0
+"""The bench's limit (issue 21 asks 3x numpy's own function): numpy's float64 logaddexp, decided and rounded,
+against numpy's float32 logaddexp(0, x), which is not correctly rounded and has no fast kernel (about 100 ns
+an element): measured 1.2x to 1.5x on 10^6 and 10^7 float32 elements, a busy machine included."""
