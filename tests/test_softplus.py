@@ -211,6 +211,11 @@ def test_S1_the_mpfr_path_doubles_its_precision_until_it_decides() -> None:
         with gmpy2.context(precision=precision + 100):
             assert SOFTPLUS.mpfr(context, x) == context.plus(gmpy2.log(gmpy2.mpfr(2)))
     assert SOFTPLUS.mpfr(gmpy2.context(precision=2), x) == 0.75
+    # 40 = 101000₂ is the midpoint of 32 and 48 in 2 bits, and softplus(40) = 40 + e⁻⁴⁰ + … lies 2⁻⁵⁷·⁷ above
+    # it: 48. Enclosures of 4, 8, 16 and 32 bits hold 40 itself, which rounds to the even 32: only the fifth,
+    # of 64 bits, is above 40 and decides.
+    assert SOFTPLUS.mpfr(gmpy2.context(precision=2), gmpy2.mpfr(40)) == 48
+    assert SOFTPLUS.mpfr(gmpy2.context(precision=2), gmpy2.mpfr(-40)) == 2.0**-58  # e⁻⁴⁰ ≈ 1.22·2⁻⁵⁸
     for value in (math.inf, -math.inf, math.nan, 1e300, -1e300, 5e-324):
         context = mpfr_context(F64)
         got = SOFTPLUS.mpfr(context, gmpy2.mpfr(value))

@@ -12,7 +12,8 @@ for x > 0 the term is below 2⁻¹⁰²¹ of a result above 708; for x < 0 the r
 value of every type but float64, which MPFR computes anyway. No cancellation: both terms are non-negative, and
 where the result is small (x very negative) it is log1p(e^x), whose relative error stays δ + δ.
 The elements it leaves undecided (near a midpoint, in the subnormal range) and every float64 element are
-enclosed by MPFR with directed roundings, at a precision doubled until both ends round alike (Ziv's loop).
+enclosed by MPFR with directed roundings, at twice the type's precision, doubled until both ends round alike
+(Ziv's loop).
 """
 
 from __future__ import annotations
@@ -30,10 +31,6 @@ if TYPE_CHECKING:
 
 Array = np.ndarray | np.generic
 
-GUARD_BITS = 32
-"""The first enclosure is computed with this many bits more than the type's: it decides all but about one
-element in 2³¹; the precision doubles while it does not."""
-
 
 def _float64_softplus(out: np.ndarray, X: np.ndarray) -> None:
     # SOFTPLUS_S1: max(x, 0) + log1p(exp(−|x|)), within 2δ + 2⁻⁵³ of the exact value (the module's docstring).
@@ -43,30 +40,26 @@ def _float64_softplus(out: np.ndarray, X: np.ndarray) -> None:
 
 def _mpfr_softplus(context: gmpy2.context, x: gmpy2.mpfr) -> gmpy2.mpfr:
     """ln(1 + e^x) rounded once in ``context``: an enclosure [lo, hi] of the exact value, max(x, 0) +
-    log1p(e^(−|x|)) with every step rounded down for lo and up for hi, at a precision doubled until lo and hi
-    round alike in ``context``. The exact value is never a midpoint (it is transcendental for every x but −∞,
-    Lindemann–Weierstrass), so the loop ends."""
+    log1p(e^(−|x|)) with every step rounded down for lo and up for hi, at twice the context's precision,
+    doubled until lo and hi round alike in ``context``. The exact value is never a midpoint (it is
+    transcendental for every finite x, by Lindemann–Weierstrass), so the loop ends."""
     import gmpy2  # imported by correctly_rounded before this runs, and only then (its docstring says why)
 
     if gmpy2.is_nan(x):  # SOFTPLUS_S2
         return x
     positive = max(x, 0)  # x or the integer 0
-    precision = context.precision + GUARD_BITS
+    precision = context.precision
     while True:
-        # MPFR's whole exponent range: e^(−|x|) underflows only below 2^(−2⁶²), far below every subnormal
-        lo, hi = (
-            gmpy2.context(
-                precision=precision, round=way, emin=gmpy2.get_emin_min(), emax=gmpy2.get_emax_max()
-            )
-            for way in (gmpy2.RoundDown, gmpy2.RoundUp)
-        )
+        precision *= 2  # twice the type's bits first: all but about one element in 2^p decided at once
+        # MPFR's default exponent range, ±2³⁰: e^(−|x|) ≤ 1 never overflows, and underflows only for
+        # |x| > 7·10⁸, where lo and hi both round to +0 (x < 0) or to x itself (x > 0), as the exact value
+        lo, hi = (gmpy2.context(precision=precision, round=way) for way in (gmpy2.RoundDown, gmpy2.RoundUp))
         negative = lo.minus(lo.abs(x))  # −|x|, exact at this precision
         low = lo.add(positive, lo.log1p(lo.exp(negative)))  # SOFTPLUS_S1: below the exact value
         high = hi.add(positive, hi.log1p(hi.exp(negative)))  # SOFTPLUS_S1: above it
         result = context.plus(low)
         if result == context.plus(high):
             return result
-        precision *= 2
 
 
 SOFTPLUS = Elementary("softplus", float64=_float64_softplus, mpfr=_mpfr_softplus)
