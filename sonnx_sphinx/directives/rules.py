@@ -19,6 +19,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx_needs.api import add_dynamic_function
 
 from sonnx_spec.requirements import Rule
 
@@ -42,8 +43,24 @@ def select(data: BuildData, options: dict, default_operator: str | None) -> list
     return chosen
 
 
+NEEDS_DELIMITERS = frozenset(",;|")
+"""sphinx-needs splits a list field's text at each of these, with no escape."""
+
+
+def verbatim(app: Sphinx, need: object, needs: object, text: str) -> str:
+    """A dynamic function that returns its argument: a value holding a delimiter (an origin such as
+    ``onnx-gather#… (axis: accepted range [−r, r − 1])``) reaches its field whole, not split in two."""
+    return text
+
+
+def _value(text: str) -> str:
+    if "]]" in text:  # it would end the dynamic function early
+        raise ValueError(f"a need field's value may not hold ']]': {text!r}")
+    return f"[[verbatim({text!r})]]" if NEEDS_DELIMITERS & set(text) else text
+
+
 def _list(values: object) -> str:
-    return ", ".join(str(v) for v in values)  # type: ignore[attr-defined]
+    return ", ".join(_value(str(v)) for v in values)  # type: ignore[attr-defined]
 
 
 def test_reference(data: BuildData, function: str, count: int) -> str:
@@ -173,6 +190,7 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildE
 
 
 def setup(app: Sphinx) -> dict:
+    add_dynamic_function(app, verbatim)
     app.add_directive("rules", RulesDirective)
     app.add_directive("rules-table", RulesTableDirective)
     app.connect("env-purge-doc", _purge)
