@@ -36,6 +36,7 @@ STATUS = {
     255: "timeout",
     -9: "timeout",  # SIGKILL, a second after SIGXCPU: the limit reached inside numpy's or MPFR's C code
     -11: "crashed",  # SIGSEGV: the mutant crashed the tests' process
+    -6: "crashed",  # SIGABRT: a library aborted (MPFR, asked for a precision beyond its maximum)
 }
 """mutmut's exit codes (``mutmut.stats.status_by_exit_code``); any other one is suspicious."""
 
