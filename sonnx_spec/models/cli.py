@@ -63,6 +63,11 @@ def parser() -> argparse.ArgumentParser:
     compare.add_argument("model")
     compare.add_argument("--inputs", required=True, help="a .npz file: one array per graph input, by name")
     compare.add_argument("--engine", choices=("onnxruntime", "onnx-reference"), default="onnxruntime")
+    compare.add_argument(
+        "--by-node",
+        action="store_true",
+        help="judge each node alone, on the reference's values, by its operator's accuracy rule",
+    )
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.add_argument("--site", **site)
 
@@ -148,10 +153,22 @@ def _compare(arguments: argparse.Namespace) -> int:
     from .load import load_model
 
     model, name = load_model(arguments.model)
+    if arguments.by_node:
+        return _compare_nodes(model, name, arguments)
     comparison = compare_model(model, read_inputs(arguments.inputs, model), arguments.engine)
     comparison.source = name
     emit(comparison_json(comparison) if arguments.format == "json" else comparison_text(comparison))
     return 0 if comparison.agree else NOT_IN_PROFILE
+
+
+def _compare_nodes(model: onnx.ModelProto, name: str, arguments: argparse.Namespace) -> int:
+    from .by_node import compare_nodes
+    from .formats import node_comparison_json, node_comparison_text
+
+    comparison = compare_nodes(model, read_inputs(arguments.inputs, model), arguments.engine)
+    comparison.source = name
+    emit(node_comparison_json(comparison) if arguments.format == "json" else node_comparison_text(comparison))
+    return 0 if comparison.conforms else NOT_IN_PROFILE
 
 
 def _suite(arguments: argparse.Namespace) -> int:

@@ -71,7 +71,7 @@ def compare_model(
     Raises ModelUnreadable (also when the engine is not installed) and ModelRefused, as run_model does.
     """
     model, name = load_model(source)
-    runner, version = _engine(engine)
+    runner, version = engine_runner(engine)
     try:
         expected: dict[str, np.ndarray] | None = run_model(model, inputs)
         refusal, rule_id = "", ""
@@ -121,7 +121,7 @@ def _same_elements(reference: np.ndarray, engine: np.ndarray) -> np.ndarray:
     return both_nan | (reference.view(bits) == engine.view(bits))
 
 
-def _engine(name: str) -> tuple[Runner, str]:
+def engine_runner(name: str) -> tuple[Runner, str]:
     if name == "onnxruntime":
         try:
             import onnxruntime

@@ -11,6 +11,7 @@ import numpy as np
 from .. import __version__
 from ..registry import operators
 from ..requirements import rule
+from .by_node import NodeComparison, OutputVerdict
 from .compare import Comparison
 from .findings import Finding, Report
 from .values import exact, exact_array
@@ -171,6 +172,86 @@ def comparison_json(comparison: Comparison) -> str:
                 "engine": None if o.engine is None else _array_json(o.engine),
             }
             for o in comparison.outputs
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def node_comparison_text(comparison: NodeComparison) -> str:
+    engine = f"{comparison.engine} {comparison.engine_version}".strip()
+    good = sum(n.conforms for n in comparison.nodes)
+    lines = [
+        f"{comparison.source}: {engine} judged node by node against the SONNX accuracy rules: "
+        f"{good} of {_nodes(len(comparison.nodes))} conform"
+    ]
+    for verdict in comparison.nodes:
+        if verdict.engine_failure:
+            lines.append(f"  {verdict.node}: the engine fails: {verdict.engine_failure}")
+        for output in verdict.outputs:
+            lines.append(f"  {verdict.node}, output {output.name!r}: {_output_verdict(output)}")
+    return "\n".join(lines)
+
+
+def _output_verdict(output: OutputVerdict) -> str:
+    rule = output.rule or "bit for bit"
+    if output.verdict == "differs":
+        return f"differs: {output.why}"
+    words = {
+        "conforms": f"conforms ({rule})",
+        "outside": f"outside {output.rule}" if output.rule else "differs (bit for bit required)",
+        "undecided": "undecided",
+    }
+    text = words[output.verdict]
+    if output.verdict == "undecided":
+        text += f" ({output.differing} elements differ; the bound of {rule} is not evaluated by compare)"
+    elif output.why:
+        text += f": {output.why}"
+    elif output.differing:
+        text += f", {output.differing} elements not bit for bit"
+    if output.worst is not None:
+        steps = (
+            "NaN against a number"
+            if output.steps is None
+            else f"{output.steps} step{'s' * (output.steps != 1)}"
+        )
+        index = ", ".join(map(str, output.worst))
+        text += f"; worst [{index}]: reference {output.reference}, engine {output.engine} ({steps})"
+    return text
+
+
+def node_comparison_json(comparison: NodeComparison) -> str:
+    document = {
+        "model": comparison.source,
+        "engine": comparison.engine,
+        "engine_version": comparison.engine_version,
+        "conforms": comparison.conforms,
+        "nodes": [
+            {
+                "node_index": n.node.index,
+                "node": n.node.name or None,
+                "op_type": n.node.op_type,
+                "conforms": n.conforms,
+                "engine_failure": n.engine_failure or None,
+                "outputs": [
+                    {
+                        "name": o.name,
+                        "verdict": o.verdict,
+                        "rule": o.rule or None,
+                        "why": o.why or None,
+                        "differing_elements": o.differing,
+                        "worst": None
+                        if o.worst is None
+                        else {
+                            "index": list(o.worst),
+                            "reference": o.reference,
+                            "engine": o.engine,
+                            "steps": o.steps,
+                        },
+                    }
+                    for o in n.outputs
+                ],
+            }
+            for n in comparison.nodes
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)

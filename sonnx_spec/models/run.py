@@ -33,6 +33,21 @@ def run_model(
     SonnxError for MODEL_E1, and NodeError (a SonnxError) when an operator refuses its inputs.
     """
     model, name = load_model(source)
+    values = _evaluate(model, name, inputs)
+    return {output.name: np.array(values[output.name], copy=True) for output in model.graph.output}
+
+
+def evaluate(
+    source: str | os.PathLike | bytes | onnx.ModelProto, inputs: Mapping[str, np.ndarray | np.generic]
+) -> dict[str, np.ndarray | np.generic]:
+    """Every tensor of the model, by name: the graph inputs, the initializers and each node's outputs, as
+    :func:`run_model` computes them (it raises what run_model raises)."""
+    return _evaluate(*load_model(source), inputs)
+
+
+def _evaluate(
+    model: onnx.ModelProto, name: str, inputs: Mapping[str, np.ndarray | np.generic]
+) -> dict[str, np.ndarray | np.generic]:
     report = check_model(model)
     report.source = name
     if not report.in_profile:
@@ -52,7 +67,7 @@ def run_model(
         except SonnxError as error:
             raise NodeError(ref, error) from None
         values.update((t.name, value) for t, value in zip(bound.outputs, produced, strict=False) if t.name)
-    return {output.name: np.array(values[output.name], copy=True) for output in graph.output}
+    return values
 
 
 def _graph_inputs(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..accuracy import Ulps, engines_within
 from ..correctly_rounded import Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -46,3 +47,5 @@ exp = operator(
     types={"T": ("float",)},
 )
 member(UNARY, exp)
+# EXP_P2: an engine gives the correctly rounded result or one of its neighbours
+engines_within(exp, Ulps(1, "EXP_P2"))

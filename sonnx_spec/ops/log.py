@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..accuracy import Ulps, engines_within
 from ..correctly_rounded import Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -62,3 +63,5 @@ log = operator(
     types={"T": ("float",)},
 )
 member(UNARY, log)
+# LOG_P2: one step from the correctly rounded result; ln(±0) = −∞, ln 1 = +0 and NaN below −0 exactly
+engines_within(log, Ulps(1, "LOG_P2", exact_where=lambda X: (X <= 0) | (X == 1)))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..accuracy import Ulps, engines_within
 from ..correctly_rounded import RELATIVE_ERROR, Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -104,3 +105,5 @@ sigmoid = operator(
     types={"T": ("float",)},
 )
 member(UNARY, sigmoid)
+# SIGMOID_P2: an engine gives the correctly rounded result or one of its neighbours
+engines_within(sigmoid, Ulps(1, "SIGMOID_P2"))

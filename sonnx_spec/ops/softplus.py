@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..accuracy import Ulps, engines_within
 from ..correctly_rounded import Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -94,3 +95,5 @@ softplus = operator(
     types={"T": ("float",)},
 )
 member(UNARY, softplus)
+# SOFTPLUS_P2: an engine gives the correctly rounded result or one of its neighbours
+engines_within(softplus, Ulps(1, "SOFTPLUS_P2"))

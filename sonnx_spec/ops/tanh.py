@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..accuracy import Ulps, engines_within
 from ..correctly_rounded import Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -46,3 +47,5 @@ tanh = operator(
     types={"T": ("float",)},
 )
 member(UNARY, tanh)
+# TANH_P2: one step from the correctly rounded result; tanh(±0) = ±0 exactly
+engines_within(tanh, Ulps(1, "TANH_P2", exact_where=lambda X: X == 0))

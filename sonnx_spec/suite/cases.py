@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from ..accuracy import Ulps, engine_bound
 from ..pages.special_values import Row, special_rows
 from ..requirements import catalogue
+from ..types import FLOAT_TYPES
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Case:
     def manifest(self) -> dict[str, Any]:
         """What a grader needs besides the files: the rule proved, and how the output is judged."""
         origins = [str(o) for o in catalogue().rules[self.rule].origin]
+        bound = self.bound()
         labels = catalogue().labels(self.operator, self.rule)
         return {
             "name": self.name,
@@ -44,14 +47,28 @@ class Case:
             "rule": self.rule,
             "origin": origins,
             "draft_labels": list(labels),
-            "result": "refused" if self.refused else "exact",
+            "result": "refused" if self.refused else "bounded" if bound else "exact",
+            "bound": None if bound is None else {"rule": bound[0], "steps": bound[1]},
             "judged": (
                 "an engine conforms by refusing these inputs (an error, no output)"
                 if self.refused
+                else f"the same element type and shape, and a value at most {bound[1]} step(s) from the "
+                f"expected one in the type's order (±0 one step apart, a NaN only where a NaN is expected): "
+                f"{bound[0]}"
+                if bound
                 else "the same element type, shape and bits; every NaN is alike (sign and payload aside)"
             ),
             "special_values_row": self.row,
         }
+
+    def bound(self) -> tuple[str, int] | None:
+        """The accuracy rule of the operator and the steps it allows an engine on this case, where it
+        allows any (Exp's EXP_P2 on a finite input); None where the output must be exact."""
+        declared = engine_bound(self.operator)
+        if self.expected is None or not isinstance(declared, Ulps) or self.expected.dtype not in FLOAT_TYPES:
+            return None
+        steps = int(declared.allowed(self.expected, self.inputs).max(initial=0))
+        return (declared.rule, steps) if steps else None
 
 
 def _slug(text: str) -> str:

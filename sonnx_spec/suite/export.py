@@ -36,7 +36,9 @@ Grade an engine (pip install 'sonnx-spec[models]'):
     sonnx-spec suite run . --engine onnxruntime --output results/
     sonnx-spec suite run . --engine my_runtime_module --output results/
 
-An output passes when it has the element type, shape and bits of the expected one (every NaN alike).
+An output passes when it has the element type, shape and bits of the expected one (every NaN alike), or,
+for a case whose manifest says `"result": "bounded"`, when it has the expected type and shape and is at most
+`bound.steps` values of the type from the expected one: the accuracy rule `bound.rule` allows engines that.
 """
 
 

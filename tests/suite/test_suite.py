@@ -82,7 +82,7 @@ def test_the_layout_of_onnx_backend_node_tests(suite: Path) -> None:
         data = where / "test_data_set_0"
         inputs = sorted(p.name for p in data.glob("input_*.pb"))
         assert inputs == [f"input_{i}.pb" for i in range(len(model.graph.input))]
-        assert (data / "output_0.pb").exists() == (case["result"] == "exact")
+        assert (data / "output_0.pb").exists() == (case["result"] != "refused")
         assert case["rule"] in rules()
         assert json.loads((where / "manifest.json").read_text("utf-8")) == case
 
@@ -282,3 +282,48 @@ def test_the_commands_refuse_bad_input_in_one_line(tmp_path: Path) -> None:
         2,
         f"sonnx-spec: engine {tmp_path / 'none.py'}: no such file",
     )
+
+
+@pytest.mark.req("EXP_P2")
+@pytest.mark.req("LOG_P2")
+def test_a_bounded_case_passes_an_engine_within_its_accuracy_rule(tmp_path: Path) -> None:
+    folder = tmp_path / "suite"
+    listed = {c["name"]: c for c in export(folder, {"exp", "log"})["cases"]}
+    finite = listed["test_sonnx_exp_m1_float32"]
+    assert (finite["result"], finite["bound"]) == ("bounded", {"rule": "EXP_P2", "steps": 1})
+    assert (folder / "node" / finite["name"] / "test_data_set_0" / "output_0.pb").exists()
+    for special in ("test_sonnx_exp_minf_float32", "test_sonnx_log_p1_float32", "test_sonnx_log_p0_float32"):
+        assert (listed[special]["result"], listed[special]["bound"]) == ("exact", None), special
+    # an engine giving the next value of the type up from the correctly rounded result, which the
+    # engine reads from the case's own files: within EXP_P2 and LOG_P2 on a finite case, wrong on the others
+    engine = engine_file(
+        tmp_path,
+        f"""
+        import numpy as np
+        from onnx import TensorProto, numpy_helper
+        from pathlib import Path
+        def read(path):
+            proto = TensorProto()
+            proto.ParseFromString(path.read_bytes())
+            return numpy_helper.to_array(proto)
+        EXPECTED = {{}}  # each case's model and input, and its output
+        for case in Path({str(folder / "node")!r}).iterdir():
+            data = case / "test_data_set_0"
+            if (data / "output_0.pb").exists():
+                key = (case / "model.onnx").read_bytes(), read(data / "input_0.pb").tobytes()
+                EXPECTED[key] = read(data / "output_0.pb")
+        def prepare(model):
+            return model
+        def run(session, inputs):
+            y = EXPECTED[session, inputs["x0"].tobytes()]
+            return [np.nextafter(y, np.asarray(np.inf, y.dtype)).astype(y.dtype)]
+        """,
+    )
+    graded = {g.case: g for g in grade(folder, engine).grades}
+    assert graded["test_sonnx_exp_m1_float32"].outcome == "pass"
+    # e^−1 = 0.3678794411…: 0.36787945 in float32 (0.36787945032…), the next value up 0.36787948
+    assert graded["test_sonnx_exp_m1_float32"].detail == (
+        "within EXP_P2: gave [0.36787948], correctly rounded [0.36787945]"
+    )
+    for special in ("test_sonnx_exp_minf_float32", "test_sonnx_log_p1_float32", "test_sonnx_log_p0_float32"):
+        assert graded[special].outcome == "fail", special
