@@ -48,6 +48,7 @@ CASES = {
     "formal/proofs/clip.json": {"proofs", "site"},  # no test reads the records: a proof run re-runs none
     "mutation/equivalent/sonnx_spec.ops.cast.toml": {"mutation", "site"},
     "sonnx_live/server.py": {"tests", "site", "browser-live"},
+    "gallery/rewrite.py": {"tests", "site"},  # the models gallery: its tests and its page
     "browser_tests/test_site.py": {"browser"},
     "docs/_build/html/_static/sonnx.css": {"browser"},
     "docs/_build/html/index.html": set(),  # a page's own check keys on it (browser_tests/reuse.py)

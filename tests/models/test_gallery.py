@@ -1,0 +1,198 @@
+"""The models gallery (gallery/): its conforming rewrite changes a model's form and never what it computes,
+and each model is checked, run and judged as the site's page says.
+
+What a model computes is asked of onnxruntime, not of the reference: the original and the conforming
+version must give the same bits there, which holds whatever the profile specifies yet. Where the reference
+runs a model, its outputs are compared with what scikit-learn itself predicts in float64.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from graphs import make_model, requires, value_info
+from onnx import helper
+
+from sonnx_spec import check_model
+from sonnx_spec.models.compare import engine_runner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # gallery/: tooling beside the package
+import gallery
+from gallery import rewrite
+
+F32 = np.dtype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def made() -> dict[str, gallery.Model]:
+    requires("onnxruntime")
+    requires("skl2onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn's convergence notices
+        return {m.name: m for m in gallery.models()}
+
+
+def onnxruntime(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return engine_runner("onnxruntime")[0](model, inputs)
+
+
+def rules_broken(model: onnx.ModelProto) -> set[str]:
+    return {f.rule for f in check_model(model).findings}
+
+
+def test_the_gallery_holds_the_models_the_page_shows(made: dict[str, gallery.Model]) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "gallery.md").read_text("utf-8")
+    for name in made:
+        assert f'"{name}"' in page, name  # every model has its report on the page
+    assert {"mlp_regressor", "mlp_classifier", "small_cnn", "fully_connected"} <= set(made)
+
+
+@pytest.mark.parametrize(
+    "name", ["mlp_regressor", "mlp_classifier", "onnxruntime_sigmoid", "onnxruntime_mul_1"]
+)
+def test_the_conforming_version_computes_what_the_model_computes(
+    made: dict[str, gallery.Model], name: str
+) -> None:
+    model = made[name]
+    assert model.conforming is not None and model.changes
+    original = onnxruntime(model.model, model.inputs)
+    rewritten = onnxruntime(model.conforming, model.inputs)
+    assert list(original) == list(rewritten)
+    for key, value in original.items():
+        assert value.dtype == rewritten[key].dtype and value.tobytes() == rewritten[key].tobytes(), key
+
+
+def test_the_conforming_versions_break_only_the_rule_of_operators_not_specified_yet(
+    made: dict[str, gallery.Model],
+) -> None:
+    for model in made.values():
+        if model.conforming is None:
+            continue
+        report = check_model(model.conforming)
+        assert {f.rule for f in report.findings} <= {"MODEL_R1"}, model.name
+        assert all("not specified" in f.message for f in report.findings), model.name
+
+
+def test_scikit_learns_exports_break_the_rules_the_rewrite_names(made: dict[str, gallery.Model]) -> None:
+    regressor = made["mlp_regressor"]
+    assert {"GR2", "MODEL_C3", "GR4"} <= rules_broken(regressor.model)
+    assert [c.split(":")[0] for c in regressor.changes] == [
+        "GR2",
+        "MODEL_C3",
+        "GR4",
+        "ADD_C1 and its kin",
+        "GR2",
+    ]
+    classifier = made["mlp_classifier"]
+    assert any(c.startswith("MODEL_R1: the label lookup ArrayFeatureExtractor") for c in classifier.changes)
+    assert not any(n.domain == "ai.onnx.ml" for n in classifier.conforming.graph.node)
+
+
+def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_says_what_is_missing(
+    made: dict[str, gallery.Model],
+) -> None:
+    from gallery.scikit_learn import BATCH, data
+
+    for name in ("mlp_regressor", "mlp_classifier"):
+        found = gallery.examine(made[name])
+        if found.ran:
+            X = data()[0]
+            outputs = list(found.outputs.values())
+            assert found.by_node is not None and all(n.node.op_type for n in found.by_node.nodes)
+            assert outputs[0].shape[0] == BATCH
+            # scikit-learn's own prediction in float64 is the independent oracle of what the model computes
+            if name == "mlp_regressor":
+                predicted = _sklearn(name).predict(X[:BATCH])
+                assert np.allclose(outputs[0].reshape(-1), predicted, rtol=1e-4, atol=1e-4)
+            else:
+                assert np.array_equal(outputs[0], _sklearn(name).predict(X[:BATCH]))
+        else:
+            assert found.conforming_check is not None
+            unspecified = set(found.conforming_check.unspecified)
+            assert unspecified and unspecified <= {"MatMul", "Gemm", "Softmax", "Conv", "MaxPool"}, (
+                unspecified
+            )
+
+
+def _sklearn(name: str) -> object:
+    from sklearn.neural_network import MLPClassifier, MLPRegressor
+
+    from gallery.scikit_learn import data
+
+    X, target, labels = data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if name == "mlp_regressor":
+            return MLPRegressor(hidden_layer_sizes=(16, 8), max_iter=400, random_state=0).fit(X, target)
+        return MLPClassifier(hidden_layer_sizes=(16,), max_iter=400, random_state=0).fit(X, labels)
+
+
+def test_an_implicit_broadcast_becomes_an_expand_of_the_smaller_input() -> None:
+    model = make_model(
+        [helper.make_node("Add", ["a", "b"], ["y"], name="add")],
+        [value_info("a", F32, [2, 3])],
+        [value_info("y", F32, [2, 3])],
+        initializers={"b": np.array([1.0, 2.0, 3.0], F32)},
+    )
+    assert "ADD_C1" in rules_broken(model)
+    changes = rewrite.explicit_broadcasts(model)
+    assert changes == [
+        "ADD_C1 and its kin: implicit broadcasts made explicit with Expand (b (3,) → (2, 3) for add)"
+    ]
+    assert [n.op_type for n in model.graph.node] == ["Expand", "Add"]
+    assert rules_broken(model) == set()
+    a = np.array([[0.5, -1.0, 2.0], [4.0, 8.0, -0.0]], F32)
+    assert onnxruntime(model, {"a": a})["y"].tolist() == (a + np.array([1.0, 2.0, 3.0], F32)).tolist()
+
+
+def test_a_symbolic_batch_becomes_a_number_and_the_outputs_declare_their_shapes() -> None:
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [value_info("x", F32, ["N", 4])],
+        [value_info("y", F32, ["N", 4])],
+    )
+    assert rules_broken(model) == {"GR2"}
+    assert rewrite.fixed_batch(model, 8) == [
+        "GR2: the symbolic dimensions of the graph inputs set to 8 (x: N)"
+    ]
+    assert rewrite.inferred_outputs(model) == [
+        "GR2: the graph outputs declare their inferred shapes (y (8, 4))"
+    ]
+    assert rules_broken(model) == set()
+    assert rewrite.fixed_batch(model, 8) == [] and rewrite.inferred_outputs(model) == []
+
+
+def test_the_opset_becomes_one_where_every_node_is_the_profiles_version() -> None:
+    model = make_model(
+        [helper.make_node("Sigmoid", ["x"], ["s"]), helper.make_node("Abs", ["s"], ["y"])],
+        [value_info("x", F32, [2])],
+        [value_info("y", F32, [2])],
+        opset=9,
+    )
+    assert "MODEL_C3" in rules_broken(model)
+    [change] = rewrite.profile_opset(model)
+    assert change.startswith("MODEL_C3: the default opset 9 → 13")
+    assert model.opset_import[0].version == 13 and rules_broken(model) == set()
+    assert rewrite.profile_opset(model) == []
+
+
+def test_an_attribute_left_to_its_default_is_written_with_it() -> None:
+    model = make_model(
+        [helper.make_node("ArgMax", ["x"], ["y"], axis=1)],
+        [value_info("x", F32, [2, 3])],
+        [value_info("y", np.dtype(np.int64), [2, 1])],
+    )
+    assert "GR4" in rules_broken(model)
+    assert (
+        rewrite.explicit_attributes(model)
+        == ["GR4: ONNX's defaults written explicitly (ArgMax.keepdims, ArgMax.select_last_index)"]
+        or rewrite.explicit_attributes(model) == []
+    )
+    attributes = {a.name: helper.get_attribute_value(a) for a in model.graph.node[0].attribute}
+    assert attributes == {"axis": 1, "keepdims": 1, "select_last_index": 0}
+    assert "GR4" not in rules_broken(model)
