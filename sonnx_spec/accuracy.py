@@ -2,11 +2,12 @@
 bound the operator's accuracy rule allows engines.
 
 Most operators of the profile are exact: an engine conforms when it gives the reference's result, element
-type, shape and bits (every NaN alike). A correctly rounded function cannot ask that of every engine, so its
-page states a bound (EXP_P2: the correctly rounded result or one of its two neighbours, the special values
-exactly). Such an operator declares the bound once, after its registration, with the id of the rule that
-states it: ``engines_within(exp, Ulps(1, "EXP_P2"))``. ``sonnx-spec compare --by-node`` judges each node of
-a model with it (:func:`judge`).
+type, shape and bits (every NaN alike). A correctly rounded function cannot ask that of every engine, nor
+can a sum that engines may add in any order, so their pages state a bound. Such an operator declares the
+bound once, after its registration, with the id of the rule that states it:
+``engines_within(exp, Ulps(1, "EXP_P2"))``. ``sonnx-spec compare --by-node`` and the conformance suite judge
+engines with it (:func:`judge`), element by element: conforms, outside, or undecided where the bound is
+stated but cannot be evaluated from the reference's result.
 """
 
 from __future__ import annotations
@@ -21,13 +22,16 @@ from .correctly_rounded import NOT_A_DISTANCE, ulp_distance
 from .registry import operators
 from .types import FLOAT_TYPES
 
+Masks = tuple[np.ndarray, np.ndarray]
+"""Two boolean arrays of the result's shape: the elements outside the bound, and the undecided ones."""
+
 
 @dataclass(frozen=True)
 class Ulps:
-    """At most ``limit`` steps (:func:`~sonnx_spec.correctly_rounded.ulp_distance`) between an engine's
-    element and the reference's, where every input element at that index is finite; the special values
-    exactly: a NaN or an infinite input, an input of another shape, and where ``exact_where`` of the
-    inputs is true (Log's ln(±0) = −∞ and ln 1 = +0)."""
+    """At most ``limit`` steps (:func:`step_distance`) between an engine's element and the reference's,
+    where every input element at that index is finite; the special values exactly: a NaN or an infinite
+    input, an input of another shape, and where ``exact_where`` of the inputs is true (Log's ln(±0) = −∞
+    and ln 1 = +0)."""
 
     limit: int
     rule: str
@@ -46,6 +50,35 @@ class Ulps:
                 allowed[self.exact_where(*inputs)] = 0
         return allowed
 
+    def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
+        outside = step_distance(engine, reference) > self.allowed(reference, inputs)
+        return outside, np.zeros_like(outside)
+
+
+@dataclass(frozen=True)
+class Within:
+    """|engine − v| ≤ ``error(reference, *inputs)`` at each element, where ``error`` gives the allowed
+    absolute error (float64; NaN where the element must be the reference's exactly), and v is the
+    reference's element itself or, with ``of_exact``, the exact real value the reference rounds once
+    (MatMul's γₙ·Σ|a·b| is a bound on the distance from the exact sum). The reference's rounding is within
+    half the spacing of its type there: an element whose distance from the reference is within that margin
+    of the bound is undecided. A NaN or an infinite reference element is exact."""
+
+    rule: str
+    error: Callable[..., np.ndarray]
+    of_exact: bool = False
+
+    def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
+        with np.errstate(invalid="ignore", over="ignore"):
+            error = np.broadcast_to(np.asarray(self.error(reference, *inputs), np.float64), reference.shape)
+            wide, ours = engine.astype(np.float64), reference.astype(np.float64)
+            apart = np.abs(wide - ours)  # exact for the narrower types; for float64 within 2⁻⁵³ of it
+            margin = half_spacing(reference) if self.of_exact else np.zeros(reference.shape)
+            exact = ~np.isfinite(ours) | np.isnan(error)
+            outside = np.where(exact, step_distance(engine, reference) > 0, ~(apart <= error + margin))
+            undecided = ~exact & ~outside & (apart > error - margin)
+        return outside, undecided
+
 
 @dataclass(frozen=True)
 class Unchecked:
@@ -55,8 +88,12 @@ class Unchecked:
 
     rule: str
 
+    def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
+        undecided = step_distance(engine, reference) > 0
+        return np.zeros_like(undecided), undecided
 
-Bound = Ulps | Unchecked
+
+Bound = Ulps | Within | Unchecked
 _BOUNDS: dict[str, Bound] = {}
 
 
@@ -77,34 +114,35 @@ class Judgement:
 
     rule: str  # the accuracy rule that allows a bound, or "" (bit for bit)
     distance: np.ndarray  # steps from the reference's element (int64); NOT_A_DISTANCE: NaN against a number
-    allowed: np.ndarray  # the distance allowed there
-    checked: bool = True  # False: the rule's bound is not evaluated here (Unchecked)
+    outside_at: np.ndarray  # bool: farther than the rule allows
+    undecided_at: np.ndarray  # bool: differs, and the rule's bound cannot say whether it is within
 
     @property
     def verdict(self) -> str:
         """The verdict: "conforms"; "outside", some element is farther than the rule allows; "undecided",
-        some element differs from the reference's, and the rule's bound is not evaluated here."""
-        if self.conforms:
-            return "conforms"
-        return "outside" if self.checked else "undecided"
-
-    @property
-    def conforms(self) -> bool:
-        return bool(np.all(self.distance <= self.allowed))
+        some element differs from the reference's and the bound cannot be decided there."""
+        if self.outside:
+            return "outside"
+        return "undecided" if self.undecided else "conforms"
 
     @property
     def outside(self) -> int:
         """How many elements are farther from the reference's than allowed."""
-        return int(np.count_nonzero(self.distance > self.allowed))
+        return int(np.count_nonzero(self.outside_at))
+
+    @property
+    def undecided(self) -> int:
+        return int(np.count_nonzero(self.undecided_at))
 
     @property
     def worst(self) -> tuple[int, ...] | None:
-        """The index of the element farthest beyond what is allowed (or, if none is, farthest from the
-        reference's); None for an empty result or one identical to the reference's."""
+        """The index of the element farthest from the reference's among those outside (else among the
+        undecided, else among all); None for an empty result or one identical to the reference's."""
         if self.distance.size == 0 or not self.distance.any():
             return None
-        excess = self.distance - self.allowed
-        flat = int(np.argmax(excess)) if self.outside else int(np.argmax(self.distance))
+        among = self.outside_at if self.outside else self.undecided_at if self.undecided else None
+        distance = self.distance if among is None else np.where(among, self.distance, -1)
+        flat = int(np.argmax(distance))
         return tuple(int(i) for i in np.unravel_index(flat, self.distance.shape))
 
 
@@ -115,12 +153,10 @@ def judge(
     (of the same element type and shape: the caller compares those first)."""
     bound = engine_bound(operator)
     distance = step_distance(engine, reference)
-    exact = np.zeros(reference.shape, np.int64)
     if bound is None or reference.dtype not in FLOAT_TYPES:
-        return Judgement("", distance, exact)
-    if isinstance(bound, Unchecked):
-        return Judgement(bound.rule, distance, exact, checked=False)
-    return Judgement(bound.rule, distance, bound.allowed(reference, inputs))
+        return Judgement("", distance, distance > 0, np.zeros(distance.shape, bool))
+    outside, undecided = bound.judge(engine, reference, inputs)
+    return Judgement(bound.rule, distance, outside, undecided)
 
 
 def step_distance(engine: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -136,3 +172,13 @@ def step_distance(engine: np.ndarray, reference: np.ndarray) -> np.ndarray:
         zeros = (distance == 0) & (engine.view(bits) != reference.view(bits)) & (reference == 0)
     distance[zeros] = 1
     return distance
+
+
+def half_spacing(values: np.ndarray) -> np.ndarray:
+    """Half the distance from each finite element's magnitude to the next value of its type away from zero
+    (float64): a correctly rounded value is at most that far from the exact value it rounds; +∞ at the
+    largest finite value, whose rounding interval reaches the overflow threshold."""
+    magnitude = np.abs(values)
+    with np.errstate(invalid="ignore", over="ignore"):
+        above = np.nextafter(magnitude, np.asarray(np.inf, values.dtype)).astype(values.dtype)
+        return (above.astype(np.float64) - magnitude.astype(np.float64)) / 2

@@ -13,7 +13,7 @@ import pytest
 from support import req
 
 import sonnx_spec
-from sonnx_spec.accuracy import Ulps, Unchecked, engine_bound, judge
+from sonnx_spec.accuracy import Ulps, Unchecked, Within, engine_bound, half_spacing, judge
 from sonnx_spec.correctly_rounded import NOT_A_DISTANCE
 
 FLOATS = [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32), np.dtype(np.float64)]
@@ -78,7 +78,7 @@ def test_special_values_of_an_infinite_or_nan_input_are_exact(dtype: np.dtype) -
     judgement = judge("exp", engine, Y, [X])
     assert judgement.verdict == "outside"
     assert judgement.worst == (0,)
-    assert judgement.allowed.tolist() == [0, 0, 0, 1]
+    assert engine_bound("exp").allowed(Y, [X]).tolist() == [0, 0, 0, 1]
     engine = Y.copy()
     engine[1] = np.finfo(np.float32).max if dtype == np.float32 else 1.0  # +∞ must stay +∞
     assert judge("exp", engine, Y, [X]).verdict == "outside"
@@ -131,7 +131,12 @@ def test_hard_swish_bound_is_stated_not_evaluated_a_difference_is_undecided() ->
     X = np.array([1.0, 2.0], np.float32)
     Y = sonnx_spec.hard_swish(X)
     judgement = judge("hard_swish", stepped(Y, 1), Y, [X])
-    assert (judgement.rule, judgement.verdict, judgement.checked) == ("HARDSWISH_P2", "undecided", False)
+    assert (judgement.rule, judgement.verdict, judgement.undecided, judgement.outside) == (
+        "HARDSWISH_P2",
+        "undecided",
+        2,
+        0,
+    )
     assert judge("hard_swish", Y.copy(), Y, [X]).verdict == "conforms"
 
 
@@ -160,3 +165,42 @@ def test_a_0d_result_is_judged_as_an_array() -> None:
     )
     assert judgement.distance.shape == () and int(judgement.distance) == 1
     assert judgement.verdict == "conforms" and judgement.worst == ()
+
+
+def test_within_an_absolute_error_of_the_reference() -> None:
+    reference = np.array([1.0, 2.0, np.inf, np.nan, 1.0], np.float32)
+    bound = Within("TEST_P2", lambda Y, X: np.array([0.25, 0.25, 1.0, 1.0, np.nan]))
+    engine = np.array([1.25, 2.5, np.float32(3e38), np.nan, 1.0], np.float32)
+    outside, undecided = bound.judge(engine, reference, [reference])
+    # 0.25 away: within; 0.5 away: outside; +∞ and NaN exactly; NaN error: exact, and equal here
+    assert outside.tolist() == [False, True, True, False, False]
+    assert not undecided.any()
+    same = reference.copy()
+    assert not bound.judge(same, reference, [reference])[0].any()
+
+
+def test_within_a_bound_of_the_exact_value_is_undecided_within_the_references_rounding() -> None:
+    reference = np.array([1.0, 1.0, 1.0], np.float32)  # the exact value is within 2⁻²⁴ of each
+    half = 2.0**-24
+    bound = Within("TEST_P1", lambda Y, X: np.full(3, 2.0**-20), of_exact=True)
+    engine = np.array([1.0 + 2.0**-20 - 2.0**-22, 1.0 + 2.0**-20, 1.0 + 2.0**-20 + 2.0**-22], np.float32)
+    outside, undecided = bound.judge(engine, reference, [reference])
+    # within the bound less the margin: conforms; within the margin of it: undecided; past it: outside
+    assert outside.tolist() == [False, False, True]
+    assert undecided.tolist() == [False, True, False]
+    assert half_spacing(reference).tolist() == [half] * 3
+
+
+def test_half_spacing_is_away_from_zero_and_infinite_at_the_largest_value() -> None:
+    values = np.array([-1.0, 0.0, 65504.0, 2.0], np.float16)
+    spacing = half_spacing(values)
+    assert spacing.tolist() == [2.0**-11, 2.0**-25, np.inf, 2.0**-10]
+
+
+def test_an_undecided_element_is_the_worst_only_when_none_is_outside() -> None:
+    X = np.array([1.0, 2.0], np.float32)
+    Y = sonnx_spec.hard_swish(X)
+    engine = Y.copy()
+    engine[1] = stepped(Y[1:], 3)[0]
+    judgement = judge("hard_swish", engine, Y, [X])
+    assert (judgement.verdict, judgement.worst, judgement.undecided) == ("undecided", (1,), 1)

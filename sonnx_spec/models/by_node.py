@@ -129,7 +129,13 @@ def _judge_output(
         return OutputVerdict(name, "differs", "", f"shape {engine.shape}, not {reference.shape}")
     judgement = judge(operator, engine, reference, operands)
     differing = int(np.count_nonzero(judgement.distance))
-    why = f"{judgement.outside} of {reference.size} elements outside" if judgement.outside else ""
+    why = (
+        f"{judgement.outside} of {reference.size} elements outside"
+        if judgement.outside
+        else f"{judgement.undecided} of {reference.size} elements undecided"
+        if judgement.undecided
+        else ""
+    )
     worst = judgement.worst
     if worst is None:
         return OutputVerdict(name, judgement.verdict, judgement.rule, why)

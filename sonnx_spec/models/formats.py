@@ -199,12 +199,10 @@ def _output_verdict(output: OutputVerdict) -> str:
     words = {
         "conforms": f"conforms ({rule})",
         "outside": f"outside {output.rule}" if output.rule else "differs (bit for bit required)",
-        "undecided": "undecided",
+        "undecided": f"undecided under {rule}",
     }
     text = words[output.verdict]
-    if output.verdict == "undecided":
-        text += f" ({output.differing} elements differ; the bound of {rule} is not evaluated by compare)"
-    elif output.why:
+    if output.why:
         text += f": {output.why}"
     elif output.differing:
         text += f", {output.differing} elements not bit for bit"
