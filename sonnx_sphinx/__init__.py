@@ -2,6 +2,8 @@
 
 One concern per module:
 
+``domain``       the ``sonnx`` domain: the directives' home, the rules and operators the pages define,
+                 their cross-references (``{sonnx:rule}``), ``objects.inv`` and the index of rules
 ``data/``        what the site shows, gathered once per build: rules, operators, code lines naming
                  ids, test results, proof status
 ``directives/``  what the pages write: rules, examples, the skeleton of an operator's page,
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 EXTENSIONS = [
+    "sonnx_sphinx.domain",  # first: the directives are the domain's
     "sonnx_sphinx.data",
     "sonnx_sphinx.directives.details",
     "sonnx_sphinx.directives.rules",

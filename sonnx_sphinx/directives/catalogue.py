@@ -15,6 +15,7 @@ from sonnx_spec import FAMILIES
 from sonnx_spec.requirements import SOURCE_KINDS
 
 from ..data import BuildData
+from ..domain import add_directive
 from ..myst import SiteDirective, code, escape, from_docstring, need, table
 from .operator_page import onnx_url
 
@@ -128,8 +129,8 @@ def sources_markdown(data: BuildData) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("operator-index", OperatorIndexDirective)
-    app.add_directive("onnx-relations", OnnxRelationsDirective)
-    app.add_directive("operator-api", OperatorApiDirective)
-    app.add_directive("sources", SourcesDirective)
+    add_directive(app, "operator-index", OperatorIndexDirective)
+    add_directive(app, "onnx-relations", OnnxRelationsDirective)
+    add_directive(app, "operator-api", OperatorApiDirective)
+    add_directive(app, "sources", SourcesDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -24,6 +24,7 @@ from sphinx.util.typing import ExtensionMetadata
 
 from sonnx_spec import operators
 
+from ..domain import add_directive
 from ..myst import SiteDirective, code, details, escape, need, plural, rubric, table
 
 FORMAT = 2  # the report format this module reads (see tests/conformance/conformance_report.py)
@@ -313,5 +314,5 @@ class ConformanceReport(SiteDirective):
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_directive("conformance-report", ConformanceReport)
+    add_directive(app, "conformance-report", ConformanceReport)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

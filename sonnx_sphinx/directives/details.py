@@ -13,6 +13,8 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
+from ..domain import add_directive
+
 
 class details(nodes.General, nodes.Element):
     pass
@@ -73,5 +75,5 @@ def setup(app: Sphinx) -> dict:
         latex=(_skip, _skip),
     )
     app.add_node(summary, html=(_visit_summary, _depart_summary), text=(_skip, _skip), latex=(_skip, _skip))
-    app.add_directive("details", DetailsDirective)
+    add_directive(app, "details", DetailsDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -34,6 +34,7 @@ from sonnx_spec.pages.example_language import (
     parse_example,
 )
 
+from ..domain import add_directive
 from ..myst import SiteDirective
 from .details import TitledBlock
 
@@ -208,5 +209,5 @@ class ExampleDirective(SiteDirective, TitledBlock):
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("example", ExampleDirective)
+    add_directive(app, "example", ExampleDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

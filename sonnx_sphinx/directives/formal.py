@@ -16,6 +16,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
+from ..domain import add_directive
 from ..myst import SiteDirective, code, details, escape, need, table
 
 NOT_RUN = (
@@ -185,6 +186,6 @@ class FormalSummaryDirective(SiteDirective):
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("formal-status", FormalStatusDirective)
-    app.add_directive("formal-summary", FormalSummaryDirective)
+    add_directive(app, "formal-status", FormalStatusDirective)
+    add_directive(app, "formal-summary", FormalSummaryDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

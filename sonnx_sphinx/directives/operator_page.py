@@ -33,6 +33,7 @@ from sonnx_spec.pages.example_language import ExampleError, examples_in
 from sonnx_spec.registry import ATTRIBUTE_KINDS, Tensor
 
 from ..data import BuildData
+from ..domain import add_directive, sonnx_domain
 from ..myst import SiteDirective, details, escape, from_docstring, need, table
 from .examples import doctest_text, live_marker, python_value
 
@@ -167,6 +168,7 @@ class OperatorDirective(SiteDirective):
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
         op = data.operators[self.operator_name()]
+        sonnx_domain(self.env).note_operator(op.onnx, self.env.docname)
         families = ", ".join(
             f"[{FAMILY_TITLES[f]}](#{op.name}-{f}) ({family_types(op, f)})" for f in op.families
         )
@@ -298,8 +300,8 @@ class RelationToOnnxDirective(SiteDirective):
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("operator", OperatorDirective)
-    app.add_directive("family", FamilyDirective)
-    app.add_directive("operator-traceability", OperatorTraceabilityDirective)
-    app.add_directive("relation-to-onnx", RelationToOnnxDirective)
+    add_directive(app, "operator", OperatorDirective)
+    add_directive(app, "family", FamilyDirective)
+    add_directive(app, "operator-traceability", OperatorTraceabilityDirective)
+    add_directive(app, "relation-to-onnx", RelationToOnnxDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -18,12 +18,12 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
-from sphinx.environment import BuildEnvironment
 from sphinx_needs.api import add_dynamic_function
 
 from sonnx_spec.requirements import Rule
 
 from ..data import BuildData
+from ..domain import add_directive, sonnx_domain
 from ..myst import SiteDirective
 from ..output.exports import draft_labels, formerly, label_text
 
@@ -116,9 +116,9 @@ class RulesDirective(SiteDirective):
 
     def run(self) -> list[nodes.Node]:
         chosen = self.chosen()
-        placed = placements(self.env)
+        domain = sonnx_domain(self.env)
         for rule in chosen:
-            placed.setdefault(rule.id, []).append((self.env.docname, self.lineno))
+            domain.note_rule(rule.id, self.env.docname, self.lineno)
         return self.render([line for rule in chosen for line in need_source(rule, self.build_data())])
 
     def chosen(self) -> list[Rule]:
@@ -168,31 +168,8 @@ class RulesTableDirective(RulesDirective):
         )
 
 
-def placements(env: BuildEnvironment) -> dict[str, list[tuple[str, int]]]:
-    """id -> the (page, line) of each {rules} that placed it."""
-    if not hasattr(env, "sonnx_rules_placed"):
-        env.sonnx_rules_placed = {}  # type: ignore[attr-defined]
-    return env.sonnx_rules_placed  # type: ignore[attr-defined]
-
-
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    placed = placements(env)
-    for rule_id in list(placed):
-        placed[rule_id] = [p for p in placed[rule_id] if p[0] != docname]
-        if not placed[rule_id]:
-            del placed[rule_id]
-
-
-def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    placed = placements(env)
-    for rule_id, places in placements(other).items():
-        placed.setdefault(rule_id, []).extend(p for p in places if p[0] in docnames)
-
-
 def setup(app: Sphinx) -> dict:
     add_dynamic_function(app, verbatim)
-    app.add_directive("rules", RulesDirective)
-    app.add_directive("rules-table", RulesTableDirective)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    add_directive(app, "rules", RulesDirective)
+    add_directive(app, "rules-table", RulesTableDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

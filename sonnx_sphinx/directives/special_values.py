@@ -18,6 +18,7 @@ from sphinx.util import logging
 from sonnx_spec import Operator
 from sonnx_spec.pages.special_values import SpecialValuesError, Table, rows_of, tables
 
+from ..domain import add_directive
 from ..myst import SiteDirective, need
 
 logger = logging.getLogger(__name__)
@@ -93,5 +94,5 @@ class SpecialValuesDirective(SiteDirective):
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("special-values", SpecialValuesDirective)
+    add_directive(app, "special-values", SpecialValuesDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -22,6 +22,7 @@ from sphinx.util.typing import ExtensionMetadata
 from sonnx_spec import __version__
 from sonnx_spec.suite import Grades, export, grade
 
+from ..domain import add_directive
 from ..myst import SiteDirective, code, details, escape, need, table
 
 ENGINES = ("reference", "onnxruntime", "onnx-reference")
@@ -111,6 +112,6 @@ def _write_download(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.add_directive("conformance-suite", ConformanceSuite)
+    add_directive(app, "conformance-suite", ConformanceSuite)
     app.connect("build-finished", _write_download, priority=500)  # before the site's link check (900)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -18,6 +18,7 @@ from sonnx_spec.ids import KINDS
 from sonnx_spec.requirements import SCOPE_PAGES
 
 from ..data import CI, BuildData
+from ..domain import add_directive
 from ..lints import report
 from ..lints.traceability import problems
 from ..myst import SiteDirective, code, details, escape, table
@@ -198,8 +199,8 @@ class MutationScore(SiteDirective):
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_directive("mutation-score", MutationScore)
-    app.add_directive("traceability-summary", TraceabilitySummary)
-    app.add_directive("traceability-matrix", TraceabilityMatrix)
-    app.add_directive("derivation-graph", DerivationGraph)
+    add_directive(app, "mutation-score", MutationScore)
+    add_directive(app, "traceability-summary", TraceabilitySummary)
+    add_directive(app, "traceability-matrix", TraceabilityMatrix)
+    add_directive(app, "derivation-graph", DerivationGraph)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

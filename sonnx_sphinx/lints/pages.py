@@ -1,6 +1,7 @@
 """Every operator has its page, every page under operators/ is an operator, every rule is placed once.
 
-A rule is placed by a ``{rules}`` directive; sphinx-needs reports an id placed twice.
+A rule is placed by a ``{rules}`` directive, which notes it in the ``sonnx`` domain; sphinx-needs reports an
+id placed twice.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ..data import build_data
-from ..directives.rules import placements
+from ..domain import sonnx_domain
 from . import report
 
 
@@ -22,7 +23,7 @@ def _check(app: Sphinx, env: BuildEnvironment) -> None:
             report("pages", f"{module}:1", f"operator {name} has no page: write docs/{op.page}.md")
     for name in sorted(pages - set(data.operators)):
         report("pages", f"operators/{name}", f"docs/operators/{name}.md is the page of no operator")
-    placed = placements(env)
+    placed = sonnx_domain(env).rule_places
     for rule in data.rules.values():
         if rule.id not in placed:
             report(
