@@ -259,9 +259,12 @@ def browser(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Time the reference against numpy's kernels and onnxruntime; print the ratios."""
-    install(session, "oracles")
+    """Time the reference against numpy's kernels and onnxruntime, operator by operator (-- OPERATORS: those
+    only), then ``sonnx-spec run`` against onnxruntime on the models gallery's models; print the ratios."""
+    install(session, "oracles", "third-party")  # third-party: the gallery's scikit-learn models
     session.run("python", "bench/bench.py", *session.posargs)
+    if not session.posargs:
+        session.run("python", "bench/models.py")
 
 
 @nox.session

@@ -35,6 +35,7 @@ class Model:
     inputs: dict[str, np.ndarray]
     conforming: onnx.ModelProto | None = None  # the same computation, rewritten into the profile
     changes: tuple[str, ...] = ()  # what the rewrite changed, each with the rule it satisfies
+    bench_limit: float | None = None  # bench/models.py: the largest ratio of its run to onnxruntime's
 
 
 def models() -> list[Model]:
