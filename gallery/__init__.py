@@ -99,7 +99,8 @@ def report(name: str) -> str:
         lines += ["", f"Run ({found.ran} version): {shapes}"]
         if found.by_node is not None:
             lines += ["", node_comparison_text(found.by_node)]
-    return "\n".join(line for line in lines if not line.startswith("SONNX specifies:"))
+    text = "\n".join(lines).splitlines()
+    return "\n".join(line for line in text if not line.startswith("SONNX specifies:"))  # the site lists them
 
 
 _CACHE: list[Model] = []

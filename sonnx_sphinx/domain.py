@@ -41,14 +41,21 @@ class RuleIndex(Index):
     def generate(
         self, docnames: Iterable[str] | None = None
     ) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
+        from sonnx_spec import operators, rules
+
         domain: SonnxDomain = self.domain  # type: ignore[assignment]
+        catalogue, titles = rules(), {name: op.onnx for name, op in operators().items()}
+        titles |= {"general": "General rules", "model": "Rules of a whole model"}
         groups: dict[str, list[IndexEntry]] = {}
         for rule_id, places in sorted(domain.rule_places.items()):
             docname, _ = places[0]
             if docnames is not None and docname not in docnames:
                 continue
-            operator = docname.removeprefix("operators/") if docname.startswith("operators/") else docname
-            groups.setdefault(operator, []).append(IndexEntry(rule_id, 0, docname, rule_id, "", "", ""))
+            rule = catalogue.get(rule_id)
+            group = titles.get(rule.operator, rule.operator) if rule is not None else docname
+            statement = rule.statement if rule is not None else ""
+            short = statement if len(statement) <= 120 else statement[:119].rsplit(" ", 1)[0] + " …"
+            groups.setdefault(group, []).append(IndexEntry(rule_id, 0, docname, rule_id, "", "", short))
         return sorted(groups.items()), False
 
 

@@ -58,7 +58,8 @@ def test_rules_and_operators_are_linked_indexed_and_exported(tmp_path: Path, job
         "index": "# Index\n\n```{toctree}\nclip\nabs\nreader\n```\n",
         "clip": "# Clip\n\n:::{place-operator} Clip\n:::\n\n:::{place-rule} CLIP_C4\n:::\n\nC4.\n",
         "abs": "# Abs\n\n:::{sonnx:place-rule} ABS_E1\n:::\n\nE1.\n",  # the domain's name works too
-        "reader": "# Reader\n\nSee {sonnx:rule}`CLIP_C4`, {sonnx:rule}`ABS_E1` and {sonnx:op}`Clip`.\n",
+        "reader": "# Reader\n\nSee {sonnx:rule}`CLIP_C4`, {sonnx:rule}`ABS_E1` and {sonnx:op}`Clip`, and the "
+        "{ref}`index of rules <sonnx-rules>`.\n",
     }
     for name, text in pages.items():
         (source / f"{name}.md").write_text(textwrap.dedent(text))
@@ -75,6 +76,7 @@ def test_rules_and_operators_are_linked_indexed_and_exported(tmp_path: Path, job
     assert 'href="clip.html#CLIP_C4"' in reader
     assert 'href="abs.html#ABS_E1"' in reader
     assert 'href="clip.html"' in reader
+    assert 'href="sonnx-rules.html"' in reader
     with (out / "objects.inv").open("rb") as stream:
         inventory = InventoryFile.load(stream, "", lambda base, uri: uri)
     assert sorted(inventory["sonnx:rule"]) == ["ABS_E1", "CLIP_C4"]
@@ -82,3 +84,7 @@ def test_rules_and_operators_are_linked_indexed_and_exported(tmp_path: Path, job
     assert list(inventory["sonnx:operator"]) == ["Clip"]
     index = (out / "sonnx-rules.html").read_text()
     assert "Index of rules" in index and "CLIP_C4" in index and "ABS_E1" in index
+    from sonnx_spec import rule
+
+    assert "<strong>Clip</strong>" in index and "<strong>Abs</strong>" in index  # by operator
+    assert rule("ABS_E1").statement[:60] in index  # with the start of its statement
