@@ -39,10 +39,11 @@ class Ulps:
 
     def allowed(self, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> np.ndarray:
         """The distance allowed at each element of ``reference``."""
-        allowed = np.full(reference.shape, self.limit, np.int64)
+        allowed = np.full(reference.shape, self.limit)
         for x in inputs:
-            if x.shape != reference.shape:  # no element of it at each index of the result: exact there
-                return np.zeros(reference.shape, np.int64)
+            if x.shape != reference.shape:  # no element of it at each index of the result: all exact
+                allowed[...] = 0
+                return allowed
             with np.errstate(invalid="ignore"):  # bfloat16 flags a signalling NaN as invalid
                 allowed[~np.isfinite(x)] = 0
         if self.exact_where is not None:
@@ -51,8 +52,8 @@ class Ulps:
         return allowed
 
     def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
-        outside = step_distance(engine, reference) > self.allowed(reference, inputs)
-        return outside, np.zeros_like(outside)
+        distance = step_distance(engine, reference)
+        return distance > self.allowed(reference, inputs), distance < 0  # never undecided
 
 
 @dataclass(frozen=True)
@@ -69,12 +70,12 @@ class Within:
     of_exact: bool = False
 
     def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
-        with np.errstate(invalid="ignore", over="ignore"):
-            error = np.broadcast_to(np.asarray(self.error(reference, *inputs), np.float64), reference.shape)
-            wide, ours = engine.astype(np.float64), reference.astype(np.float64)
-            apart = np.abs(wide - ours)  # exact for the narrower types; for float64 within 2⁻⁵³ of it
-            margin = half_spacing(reference) if self.of_exact else np.zeros(reference.shape)
-            exact = ~np.isfinite(ours) | np.isnan(error)
+        with np.errstate(invalid="ignore", over="ignore"):  # ±∞ and NaN elements: exact, decided apart
+            error = np.broadcast_to(self.error(reference, *inputs), reference.shape)
+            # exact for the narrower types; for float64 within 2⁻⁵³ of it
+            apart = np.abs(np.subtract(engine, reference, dtype=np.float64))
+            margin = half_spacing(reference) if self.of_exact else 0.0
+            exact = ~np.isfinite(reference) | np.isnan(error)
             outside = np.where(exact, step_distance(engine, reference) > 0, ~(apart <= error + margin))
             undecided = ~exact & ~outside & (apart > error - margin)
         return outside, undecided
@@ -89,8 +90,8 @@ class Unchecked:
     rule: str
 
     def judge(self, engine: np.ndarray, reference: np.ndarray, inputs: Sequence[np.ndarray]) -> Masks:
-        undecided = step_distance(engine, reference) > 0
-        return np.zeros_like(undecided), undecided
+        distance = step_distance(engine, reference)
+        return distance < 0, distance > 0  # never outside, undecided where it differs
 
 
 Bound = Ulps | Within | Unchecked
@@ -154,7 +155,7 @@ def judge(
     bound = engine_bound(operator)
     distance = step_distance(engine, reference)
     if bound is None or reference.dtype not in FLOAT_TYPES:
-        return Judgement("", distance, distance > 0, np.zeros(distance.shape, bool))
+        return Judgement("", distance, distance > 0, distance < 0)  # no element is undecided
     outside, undecided = bound.judge(engine, reference, inputs)
     return Judgement(bound.rule, distance, outside, undecided)
 
@@ -164,8 +165,8 @@ def step_distance(engine: np.ndarray, reference: np.ndarray) -> np.ndarray:
     apart); for the other types, 0 where they are equal and NOT_A_DISTANCE where they are not (an
     integer result is exact or wrong)."""
     if reference.dtype not in FLOAT_TYPES:
-        return np.where(engine == reference, 0, NOT_A_DISTANCE).astype(np.int64)
-    flat = ulp_distance(engine.reshape(-1), reference.reshape(-1))  # 1-d: a 0-d result is an array too
+        return np.where(engine == reference, 0, NOT_A_DISTANCE)
+    flat = ulp_distance(engine.ravel(), reference.ravel())  # 1-d: a 0-d result is an array too
     distance = flat.reshape(reference.shape)
     bits = np.dtype(f"u{reference.dtype.itemsize}")
     with np.errstate(invalid="ignore"):  # bfloat16 flags a NaN compared as invalid
@@ -179,6 +180,6 @@ def half_spacing(values: np.ndarray) -> np.ndarray:
     (float64): a correctly rounded value is at most that far from the exact value it rounds; +∞ at the
     largest finite value, whose rounding interval reaches the overflow threshold."""
     magnitude = np.abs(values)
-    with np.errstate(invalid="ignore", over="ignore"):
-        above = np.nextafter(magnitude, np.asarray(np.inf, values.dtype)).astype(values.dtype)
-        return (above.astype(np.float64) - magnitude.astype(np.float64)) / 2
+    with np.errstate(invalid="ignore", over="ignore"):  # ∞ − ∞ and the largest value's next: NaN and +∞
+        above = np.nextafter(magnitude, np.asarray(np.inf, values.dtype))
+        return np.subtract(above, magnitude, dtype=np.float64) / 2
