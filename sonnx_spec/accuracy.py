@@ -20,6 +20,7 @@ import numpy as np
 
 from .correctly_rounded import NOT_A_DISTANCE, ulp_distance
 from .registry import operators
+from .requirements import rules
 from .types import FLOAT_TYPES
 
 Masks = tuple[np.ndarray, np.ndarray]
@@ -104,9 +105,20 @@ def engines_within(function: Callable[..., Any], bound: Bound) -> None:
 
 
 def engine_bound(operator: str) -> Bound | None:
-    """The bound ``operator`` allows engines; None where they must give the reference's result exactly."""
+    """The bound ``operator`` allows engines: the one its module declares; else, if one of its rules states
+    what an engine must meet (its statement begins "An engine"), that rule's bound, stated but not
+    evaluated (:class:`Unchecked`); else None, where engines must give the reference's result exactly."""
     operators()  # every operator module imported: its declaration made
-    return _BOUNDS.get(operator)
+    if operator in _BOUNDS:
+        return _BOUNDS[operator]
+    stated = [
+        r.id for r in rules().values() if r.operator == operator and r.statement.startswith(ENGINE_RULE)
+    ]
+    return Unchecked(stated[0]) if stated else None
+
+
+ENGINE_RULE = "An engine "
+"""How the statement of an operator's rule on engines begins (EXP_P2: "An engine conforms to Exp when…")."""
 
 
 @dataclass(frozen=True)

@@ -116,3 +116,15 @@ def test_a_bound_declared_at_run_time_is_the_one_judged() -> None:
             assert judge("stretched", two, X, [X]).verdict == "undecided"
         finally:
             accuracy._BOUNDS.pop("stretched", None)
+
+
+def test_an_operator_whose_rules_bound_engines_but_declares_no_bound_is_judged_undecided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(accuracy._BOUNDS, "hard_swish")  # as if its module declared nothing
+    assert engine_bound("hard_swish") == Unchecked("HARDSWISH_P2")  # from its rule "An engine meets …"
+    X = np.array([1.0], np.float32)
+    Y = sonnx_spec.hard_swish(X)
+    engine = np.nextafter(Y, np.float32(2))
+    assert judge("hard_swish", engine, Y, [X]).verdict == "undecided"
+    assert engine_bound("add") is None and engine_bound("abs") is None  # no rule on engines: bit for bit
