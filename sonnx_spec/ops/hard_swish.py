@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 import ml_dtypes
 import numpy as np
 
-from ..accuracy import Unchecked, engines_within
 from ..correctly_rounded import Elementary, rounded
 from ..families import UNARY, member
 from ..registry import Tensor, operator
@@ -117,5 +116,3 @@ hard_swish = operator(
     types={"T": ("float",)},
 )
 member(UNARY, hard_swish)
-# HARDSWISH_P2 bounds an engine in units in the last place of the exact value: stated, not evaluated
-engines_within(hard_swish, Unchecked("HARDSWISH_P2"))
