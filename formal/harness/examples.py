@@ -512,15 +512,32 @@ def element_facts(op_name: str, case: Case) -> list[str]:
     }
     at_position = position_level(op_name)
     facts = []
+    if at_position and case.dtype.kind in "iu":  # the count: the output's one dimension
+        count = " ".join(_literal(np.asarray(x)[()], case.dtype) for x in case.inputs)
+        facts.append(f"{op_name}_count {count} = {_int(shape[0])}")
+    elif at_position and not case.expected.size:
+        raise OutsideModel(f"an empty {case.dtype.name} result: the count is modelled on the integers only")
     for position, index in enumerate(np.ndindex(shape)):
         values = iter([_literal(t[index], case.dtype) for t in tensors])
         inputs = [next(values) for _ in case.inputs]
         attribute_literals = [scalars[a.name] if a.kind != "tensor" else next(values) for a in op.attributes]
         if at_position:
-            attribute_literals.append(_int(position))
+            attribute_literals.append(_position(position, case.dtype))
         call = _call(op, inputs, attribute_literals, at_position)
         facts.append(_fact(call, case.expected[index], case.dtype))
     return facts
+
+
+def _position(position: int, dtype: np.dtype) -> str:
+    """An element's position for ``<op>_element_at``: an integer in an integer instance; in an IEEE
+    instance, a value of its type (the provers evaluate IEEE operations on literals, not Why3's axiomatised
+    conversion from the integers), outside the model where the type does not hold it exactly."""
+    if dtype.kind in "iu":
+        return _int(position)
+    in_type = np.array(position, dtype)
+    if float(in_type) != position:
+        raise OutsideModel(f"position {position} is not a {dtype.name} value")
+    return _literal(in_type[()], dtype)
 
 
 def _attribute(op: Operator, name: str, given: dict[str, Any]) -> Any:
