@@ -306,3 +306,41 @@ def test_Y_is_a_new_array() -> None:
     Y = range_(S, s(4, np.int32), s(1, np.int32))
     Y[0] = 9
     assert int(S) == 1 and Y.tolist() == [9, 2, 3] and Y.flags.writeable
+
+
+def _range_model(declared: list[int], start: object) -> object:
+    """A model of one Range node, S, L and D initializers unless S is given as a graph input (None)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    dtype = np.dtype(np.float32)
+    code = helper.np_dtype_to_tensor_dtype(dtype)
+    values = {"start": start, "limit": np.array(5, dtype), "delta": np.array(1, dtype)}
+    initializers = [numpy_helper.from_array(v, n) for n, v in values.items() if v is not None]
+    inputs = [helper.make_tensor_value_info(n, code, []) for n, v in values.items() if v is None]
+    node = helper.make_node("Range", ["start", "limit", "delta"], ["y"], name="range")
+    graph = helper.make_graph(
+        [node],
+        "range",
+        inputs,
+        [helper.make_tensor_value_info("y", code, declared)],
+        initializer=initializers,
+    )
+    opset = [helper.make_opsetid("", 27)]
+    model = helper.make_model(graph, opset_imports=opset, ir_version=helper.find_min_ir_version_for(opset))
+    assert isinstance(model, onnx.ModelProto)
+    return model
+
+
+@req("RANGE_S1")
+def test_S1_sonnx_spec_check_knows_the_shape_from_constant_inputs() -> None:
+    """S, L, D initializers: the checker computes K = 5 and holds the declared shape to it (MODEL_C4)."""
+    from sonnx_spec import check_model
+
+    f = np.dtype(np.float32)
+    assert check_model(_range_model([5], np.array(0, f))).in_profile
+    assert check_model(_range_model([4], np.array(1, f))).in_profile
+    wrong = check_model(_range_model([4], np.array(0, f)))
+    assert {finding.rule for finding in wrong.findings} == {"MODEL_C4"}
+    from_input = check_model(_range_model([5], None))  # S a graph input: not known before the model runs
+    assert "GR2" in {finding.rule for finding in from_input.findings}
