@@ -344,3 +344,29 @@ def test_S1_sonnx_spec_check_knows_the_shape_from_constant_inputs() -> None:
     assert {finding.rule for finding in wrong.findings} == {"MODEL_C4"}
     from_input = check_model(_range_model([5], None))  # S a graph input: not known before the model runs
     assert "GR2" in {finding.rule for finding in from_input.findings}
+
+
+@req("RANGE_S3")
+@FLOAT
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_S3_ties_and_neighbours_rounded_to_even(dtype: np.dtype, k: int, sign: int) -> None:
+    """n one or two bits longer than the type's significand: halfway cases go to the even neighbour."""
+    p = ml_dtypes.finfo(dtype).nmant + 1
+    wanted = [2 ** (p + 1) - 1, 2 ** (p + 1) + 1, 2**p - 1]  # a carry to 2^(p+1); exact at p bits
+    for shift in (1, 2):
+        wanted += [((2 ** (p - 1) + k) << shift) + r for r in range(1 << shift)]
+    for n in wanted:
+        n *= sign
+        assert rounded_once(n, 0, dtype) == float(ieee_context(dtype).mul(gmpy2.mpz(n), gmpy2.mpfr(1))), n
+
+
+@req("RANGE_S3")
+def test_S3_float64_beyond_2_53_is_not_computed_in_float64() -> None:
+    """s + i·d of 54 bits: float64 arithmetic rounds i·D and then the sum, twice; the profile once."""
+    f = np.dtype(np.float64)
+    S, L, D = s(-167962.0, f), s(-1.6e16, f), s(-4060412570308705.0, f)
+    Y = range_(S, L, D)
+    assert Y.shape == (4,)
+    assert_same(Y, oracle(S, L, D, 4))
+    assert float(Y[3]) == -1.2181237711094076e16

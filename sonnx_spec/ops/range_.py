@@ -62,7 +62,7 @@ def integer_range(S: Array, K: int, D: Array) -> np.ndarray:
     those of the exact value."""
     unsigned = np.dtype(f"u{S.dtype.itemsize}")
     Y = allocated((K,), unsigned)
-    Y[...] = np.arange(K, dtype=unsigned)  # K <= 2^n: every i is an unsigned value
+    Y[...] = np.arange(K)  # K <= 2^n: every i is a value of the unsigned type
     Y *= D.view(unsigned)  # i·D modulo 2^n
     Y += S.view(unsigned)  # S + i·D modulo 2^n
     return Y.view(S.dtype)
@@ -73,7 +73,7 @@ def float_range(S: Array, K: int, D: Array) -> np.ndarray:
     Y = allocated((K,), S.dtype)
     s, d, e = scaled(exact(S), exact(D))  # S + i·D = (s + i·d)·2^e exactly
     if abs(s) + max(K - 1, 1) * abs(d) <= FLOAT64_EXACT:  # d, every i·d and s + i·d exact float64s
-        i = np.arange(K, dtype=np.float64)
+        i = np.arange(K)  # int64: i·d + s exact, and exact in float64 too
         Y[...] = rounded_to(np.ldexp(i * d + s, e), S.dtype)  # exact in float64, then rounded once
     else:  # exact integers, each rounded once
         Y[...] = [rounded_once(s + i * d, e, S.dtype) for i in range(K)]  # values of the type: no rounding
