@@ -370,3 +370,27 @@ def test_S3_float64_beyond_2_53_is_not_computed_in_float64() -> None:
     assert Y.shape == (4,)
     assert_same(Y, oracle(S, L, D, 4))
     assert float(Y[3]) == -1.2181237711094076e16
+
+
+@req("RANGE_S3")
+@pytest.mark.parametrize(
+    ("start", "limit", "delta", "K", "last"),
+    [
+        # 1 + 3·246·2^44 = 184.5·2^46 + 1, 54 bits: float64 drops the 1, bfloat16 (quantum 2^46) rounds up
+        (1.0, 4 * 246 * 2.0**44, 246 * 2.0**44, 4, 185 * 2.0**46),
+        # 1 + 257·2^16 = 2^24 + 2^16 + 1, 25 bits: float32 drops the 1, bfloat16 (quantum 2^17) rounds up
+        (1.0, 258 * 2.0**16, 2.0**16, 258, 2.0**24 + 2.0**17),
+    ],
+)
+def test_S3_bfloat16_rounded_once_not_through_float64_or_float32(
+    start: float, limit: float, delta: float, K: int, last: float
+) -> None:
+    """The last element's exact value lies just above a bfloat16 halfway point; rounded first to float64 or
+    float32 it lands on that halfway point, and then on the even neighbour below: the wrong one."""
+    b = np.dtype(ml_dtypes.bfloat16)
+    S, L, D = s(start, b), s(limit, b), s(delta, b)
+    assert float(S) == start and float(L) == limit and float(D) == delta  # bfloat16 values
+    Y = range_(S, L, D)
+    assert Y.shape == (K,)
+    assert_same(Y, oracle(S, L, D, K))
+    assert float(Y[-1]) == last

@@ -22,8 +22,9 @@ stays within it, and so is such an integer times a power of two the inputs' type
 
 
 def exact(value: Array) -> Fraction:
-    """The exact value of an element of an integer or binary floating-point type."""
-    return Fraction(value.item() if value.dtype.kind in "iu" else float(value))
+    """The exact value of an element: numpy's item() gives a Python int for an integer type and a Python
+    float, which holds every value of the four floating-point types, for the others."""
+    return Fraction(value.item())
 
 
 def count(S: Fraction, L: Fraction, D: Fraction) -> int:
@@ -38,7 +39,8 @@ def scaled(S: Fraction, D: Fraction) -> tuple[int, int, int]:
 
 
 def last_bit(x: Fraction) -> int:
-    """The exponent of the lowest bit set in a binary float's exact value; 0 for 0."""
+    """The exponent of the lowest bit set in a binary float's exact value (−1 for 0, of which every power
+    of two is a divisor: any exponent would do)."""
     n, d = x.numerator, x.denominator  # d is a power of two
     return (n & -n).bit_length() - d.bit_length()
 
@@ -96,7 +98,7 @@ def range_(S: Array, L: Array, D: Array) -> np.ndarray:
     >>> sonnx_spec.range_(np.array(10, np.int32), np.array(4, np.int32), np.array(-2, np.int32))
     array([10,  8,  6], dtype=int32)
     """
-    integer = S.dtype.kind in "iu"
+    integer = np.issubdtype(S.dtype, np.integer)
     for name, value in (("S", S), ("L", L), ("D", D)):
         if not integer and not np.isfinite(value):
             raise SonnxError("RANGE_E1", f"range: {name} is {float(value)}; S, L and D are finite")
