@@ -270,7 +270,7 @@ def module_for(op: str, case: Case, instance: str) -> ExampleModule:
     check = ExampleCheck(f"{goal}_holds", f"{goal}_refuted", case.title, case.dtype.name, case.source)
     facts = element_facts(op, case)
     conjunction = CONJUNCTION.join(facts) if facts else "true"
-    uses = ["int.Int"] if case.dtype.kind in "iu" or index_level(op) else []
+    uses = ["int.Int"] if case.dtype.kind in "iu" or index_level(op) or position_level(op) else []
     if index_level(op):
         uses += ["tensor.Shape", "tensor.RowMajor"]  # the lists of integers (shapes, indices), offset
         if any(t.variadic and t.type in operators()[op].types for t in operators()[op].inputs):
@@ -313,6 +313,13 @@ def tensor_level(op_name: str, root: Path = ROOT) -> bool:
     the same index (``<op>_element``)."""
     text = (root / "formal" / f"{op_name}.mlw").read_text("utf-8")
     return f"{op_name}_element" not in text and (f"{op_name}_source" in text or value_level(op_name, root))
+
+
+def position_level(op_name: str, root: Path = ROOT) -> bool:
+    """Whether the operator's element function takes the element's row-major position in the output after
+    the inputs and attributes (``<op>_element_at``: Range's start + p·delta), not the inputs at that index."""
+    path = root / "formal" / f"{op_name}.mlw"
+    return path.exists() and f"{op_name}_element_at" in path.read_text("utf-8")
 
 
 def value_level(op_name: str, root: Path = ROOT) -> bool:
@@ -503,13 +510,34 @@ def element_facts(op_name: str, case: Case) -> list[str]:
         for a, v in zip(op.attributes, attributes, strict=True)
         if a.kind != "tensor"
     }
+    at_position = position_level(op_name)
     facts = []
-    for index in np.ndindex(shape):
+    if at_position and case.dtype.kind in "iu":  # the count: the output's one dimension
+        count = " ".join(_literal(np.asarray(x)[()], case.dtype) for x in case.inputs)
+        facts.append(f"{op_name}_count {count} = {_int(shape[0])}")
+    elif at_position and not case.expected.size:
+        raise OutsideModel(f"an empty {case.dtype.name} result: the count is modelled on the integers only")
+    for position, index in enumerate(np.ndindex(shape)):
         values = iter([_literal(t[index], case.dtype) for t in tensors])
         inputs = [next(values) for _ in case.inputs]
         attribute_literals = [scalars[a.name] if a.kind != "tensor" else next(values) for a in op.attributes]
-        facts.append(_fact(_call(op, inputs, attribute_literals), case.expected[index], case.dtype))
+        if at_position:
+            attribute_literals.append(_position(position, case.dtype))
+        call = _call(op, inputs, attribute_literals, at_position)
+        facts.append(_fact(call, case.expected[index], case.dtype))
     return facts
+
+
+def _position(position: int, dtype: np.dtype) -> str:
+    """An element's position for ``<op>_element_at``: an integer in an integer instance; in an IEEE
+    instance, a value of its type (the provers evaluate IEEE operations on literals, not Why3's axiomatised
+    conversion from the integers), outside the model where the type does not hold it exactly."""
+    if dtype.kind in "iu":
+        return _int(position)
+    in_type = np.array(position, dtype)
+    if float(in_type) != position:
+        raise OutsideModel(f"position {position} is not a {dtype.name} value")
+    return _literal(in_type[()], dtype)
 
 
 def _attribute(op: Operator, name: str, given: dict[str, Any]) -> Any:
@@ -541,9 +569,10 @@ def _scalar_attribute(kind: str, value: Any, dtype: np.dtype) -> np.generic:
     return np.array(int(value), np.int64)[()]
 
 
-def _call(op: Operator, inputs: Sequence[str], attributes: Sequence[str]) -> str:
-    """The element function applied: inputs in order, then attributes; a variadic input folded left."""
-    function = f"{op.name}_element"
+def _call(op: Operator, inputs: Sequence[str], attributes: Sequence[str], at_position: bool = False) -> str:
+    """The element function applied: inputs in order, then attributes (and the position, for
+    ``<op>_element_at``); a variadic input folded left."""
+    function = f"{op.name}_element_at" if at_position else f"{op.name}_element"
     if op.inputs and op.inputs[0].variadic:
         result = inputs[0]
         for value in inputs[1:]:
