@@ -85,7 +85,8 @@ def type_line(op: Operator) -> list[str]:
     lines = []
     for var, sets in op.types.items():
         names = ", ".join(t.name for t in op.dtypes(var))
-        kinds = " and ".join(TYPE_SET_TITLES[s] for s in sets)
+        titles = [TYPE_SET_TITLES.get(s, s) for s in sets]  # a set of one type (int16) is named by it
+        kinds = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
         lines.append(f"- ${var}$: one of the {kinds} types ({names}).")
     return [*lines, ""]
 
