@@ -192,10 +192,8 @@ def test_S1_a_tiny_input_gives_two_over_root_pi_times_it(dtype: np.dtype) -> Non
     info = ml_dtypes.finfo(dtype)
     p = info.nmant + 1
     tiny = float(info.smallest_subnormal)
-    X = np.array(
-        [tiny, 2 * tiny, 3 * tiny, 4 * tiny, 7 * tiny, float(info.smallest_normal), 2.0 ** (-p - 2), 3 * 2.0**-p],
-        dtype,
-    )
+    subnormals = [tiny, 2 * tiny, 3 * tiny, 4 * tiny, 7 * tiny]
+    X = np.array([*subnormals, float(info.smallest_normal), 2.0 ** (-p - 2), 3 * 2.0**-p], dtype)
     expected = []
     with gmpy2.context(precision=300, emin=-100_000, emax=100_000):
         two_over_root_pi = 2 / gmpy2.sqrt(gmpy2.const_pi())
