@@ -22,7 +22,7 @@ Array = np.ndarray | np.generic
 
 def _float64_erf(out: np.ndarray, X: np.ndarray) -> None:
     # ERF_S2: the C library's erf gives C99 Annex F's special values: erf(±0) = ±0, erf(±∞) = ±1, NaN.
-    out[...] = np.fromiter(map(math.erf, X.astype(np.float64).tolist()), np.float64, X.size)
+    out[...] = list(map(math.erf, X.tolist()))  # Python floats: every value of X's type exactly
 
 
 ERF = Elementary("erf", float64=_float64_erf, mpfr=lambda context, x: context.erf(x))
