@@ -20,9 +20,9 @@ import pytest
 from conformance_report import CaseOutcome, Recorder
 from onnx import helper
 from onnx_engines import ENGINES, Engine, Result, one_node_model
-from operator_cases import ORDINARY, Case, cases, modules, topics
+from operator_cases import ORDINARY, Case, cases, modules, sample_call_of, topics
 from spec_comparison import agrees, run_spec
-from support import each_operator_and_type, sample_call
+from support import each_operator_and_type
 
 from sonnx_spec import Operator, operators, rule
 
@@ -118,7 +118,7 @@ def test_each_explanation_cites_a_rule_of_its_operator_and_one_of_its_topics(op:
 @each_operator_and_type()
 def test_the_one_node_model_declares_the_output_type_the_spec_gives(op: Operator, dtype: np.dtype) -> None:
     """Whatever the signature: an output of a fixed type, a first input of a fixed type, no input at all."""
-    args, kwargs = sample_call(op, dtype)
+    args, kwargs = sample_call_of(op, dtype)
     outputs = op.results(op.function(*args, **kwargs))
     model = one_node_model(op.name, [a.dtype for a in args], kwargs, len(outputs))
     declared = [o.type.tensor_type.elem_type for o in model.graph.output]

@@ -10,16 +10,21 @@ break it one way at a time.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
-from support import places_elements, sample_call, tensor_type, unavailable
+from support import places_elements, tensor_type, unavailable
 
 from sonnx_spec import Operator, operators
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))  # the operators' cases
+from operator_cases import modules, sample_call_of
 
 OPERATORS = list(operators().values())
 
@@ -85,7 +90,7 @@ class SampleNode:
 def sample_node(
     op: Operator, dtype: np.dtype, shape: tuple[int, ...] = (2, 3), name: str = "n"
 ) -> SampleNode:
-    if places_elements(op):
+    if places_elements(op) or getattr(modules()[op.name], "SAMPLE_FROM_CASES", False):
         return placing_node(op, dtype, name)
     node_inputs, inputs, feeds = [], [], {}
     for tensor in op.inputs:
@@ -137,9 +142,10 @@ def _each(op: Operator, count: int) -> list:
 
 def placing_node(op: Operator, dtype: np.dtype, name: str) -> SampleNode:
     """A node of an operator whose inputs or attributes place elements (Reshape's shape), from its first
-    conformance case (support.sample_call): the inputs that set a shape are initializers, as the profile
-    requires (GR2), the others graph inputs."""
-    args, kwargs = sample_call(op, dtype)
+    conformance case (support.sample_call; operator_cases.sample_call_of for MatMul, whose A and B of one
+    shape do not multiply): the inputs that set a shape are initializers, as the profile requires (GR2),
+    the others graph inputs."""
+    args, kwargs = sample_call_of(op, dtype)
     inputs, feeds, initializers = [], {}, {}
     for tensor, value in zip(op.inputs, args, strict=True):
         if tensor.sets_shape:

@@ -30,7 +30,11 @@ A module ``<operator>.py`` gives:
 ``bench_call(X)`` (an operator whose inputs place elements: Reshape's shape)
     the arguments the bench times, around the large float32 vector ``X``;
 ``BENCH_LIMIT`` (optional)
-    the largest ratio to numpy the bench accepts for it, where it is not the default 2.
+    the largest ratio to numpy the bench accepts for it, where it is not the default 2;
+``SAMPLE_FROM_CASES`` (optional)
+    true where the shared tests' sample call (tensors of ones of one shape) does not fit the operator (MatMul:
+    A and B of one shape (2, 3) do not multiply): the model tests and the differential test call its first
+    case instead (:func:`sample_call_of`).
 
 Every operator's cases also include, for each type, the rows of its special-values table (``[[special]]``
 in its rules file, :func:`table_cases`): the spec's table is run on the engines too, with no module to edit.
@@ -51,7 +55,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from sonnx_spec import FLOAT_TYPES, operators
+from sonnx_spec import FLOAT_TYPES, Operator, operators
 from sonnx_spec.pages.special_values import Row, rows_of
 
 ORDINARY = "ordinary"  # the one topic on which every engine must agree with the spec
@@ -143,6 +147,16 @@ def modules() -> dict[str, ModuleType]:
     unknown = sorted(set(found) - set(operators()))
     assert not missing and not unknown, f"conformance modules missing: {missing}; of no operator: {unknown}"
     return dict(sorted(found.items()))
+
+
+def sample_call_of(op: Operator, dtype: np.dtype) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """support.sample_call, or, for an operator whose module sets ``SAMPLE_FROM_CASES``, its first case."""
+    from support import sample_call
+
+    if not getattr(modules()[op.name], "SAMPLE_FROM_CASES", False):
+        return sample_call(op, dtype)
+    case = cases(op.name, dtype)[0]
+    return [np.array(a) for a in case.inputs], dict(case.attributes)
 
 
 def topics() -> tuple[str, ...]:
