@@ -68,10 +68,14 @@ def test_within_an_exact_special_value_one_step_is_outside() -> None:
 
 
 def test_within_subtracts_exactly_where_float32_would_round() -> None:
-    reference = np.array([2.0**-30], np.float32)
-    engine = np.array([2.0**30], np.float32)  # 2³⁰ − 2⁻³⁰ apart: float32 would make it 2³⁰
-    bound = Within("TEST_P2", lambda Y, *X: np.array([2.0**30 - 2.0**-31]))
+    reference = np.array([0.5], np.float32)
+    engine = np.array([2.0**24 + 2], np.float32)  # 2²⁴ + 1.5 apart, exactly; float32 would make it 2²⁴ + 2
+    bound = Within("TEST_P2", lambda Y, *X: np.array([2.0**24 + 1.75]))
     assert bound.judge(engine, reference, [reference])[0].tolist() == [False]
+
+
+def test_a_signalling_nan_of_bfloat16_is_no_step_from_itself_and_raises_no_warning() -> None:
+    assert accuracy.step_distance(SIGNALLING_NAN, SIGNALLING_NAN).tolist() == [0]
 
 
 def test_within_a_bound_computed_from_the_reference() -> None:
