@@ -1,10 +1,10 @@
-"""Softmax (ONNX Softmax-13 in the SONNX profile): along one axis, Y[i] = e^X[i] / Σ_j e^X[j], correctly rounded.
+"""Softmax (ONNX Softmax-13 in the SONNX profile): e^X[i] / Σ_j e^X[j] along an axis, correctly rounded.
 
 Each slice of X along the axis (the elements whose indices differ at the axis only) is normalised on its own.
 Where the slice's maximum M is finite, each element is the exact real quotient e^(x_i − M) / Σ_j e^(x_j − M)
 (the same number as e^x_i / Σ_j e^x_j) rounded once to X's type; a −∞ element contributes e^−∞ = 0 and gets
-+0. A slice whose maximum is NaN (it holds a NaN) or +∞ (it holds a +∞) gives NaN at every element (SOFTMAX_S2);
-a slice of −∞ only, 0/0, gives NaN too (SOFTMAX_S3).
++0. A slice whose maximum is NaN (it holds a NaN) or +∞ (it holds a +∞) gives NaN at every element
+(SOFTMAX_S2); a slice of −∞ only, 0/0, gives NaN too (SOFTMAX_S3).
 
 **How, fast.** For float16, bfloat16 and float32 the quotient is evaluated in float64 (M exact; d = x − M,
 t = exp(d), S = Σ t in numpy's order, y = t / S) within a relative error E(n) = 2⁻³⁸ + n·2⁻⁵² of the exact
@@ -91,17 +91,14 @@ def softmax(X: Array, *, axis: int) -> np.ndarray:
     with np.errstate(all="ignore"):  # a NaN, an infinity or an underflow is a specified result
         M = lines.max(axis=1, keepdims=True)  # NaN with a NaN, +∞ with a +∞, −∞ for −∞ only
         undefined = ~np.isfinite(M[:, 0])  # SOFTMAX_S2 (NaN, +∞), SOFTMAX_S3 (−∞ only): NaN
-        shifted = lines - np.where(undefined[:, None], 0.0, M)  # d = x − M, within 2⁻⁵³·|d|; −∞ stays −∞
-        terms = np.exp(shifted)  # e^d within 2⁻⁴⁰ (a −∞ element: exactly 0)
+        terms = np.exp(lines - M)  # e^d, d = x − M within 2⁻⁵³·|d|, e^d within 2⁻⁴⁰; a −∞ element: 0
         y = terms / terms.sum(axis=1, keepdims=True)  # SOFTMAX_S1: within E(n) where e^d is normal
         if X.dtype == np.float64:  # a float64 evaluation cannot decide a float64 rounding: MPFR for all
-            undecided = ~undefined[:, None] & np.ones(lines.shape, bool)
+            undecided = np.ones(lines.shape, bool)
         else:
             result[...] = rounded_to(y, X.dtype)
-            width = 2 * error_bound(n)
-            undecided = rounded_to(y * (1 - width), X.dtype) != result
-            undecided |= rounded_to(y * (1 + width), X.dtype) != result
-            undecided &= ~undefined[:, None]
+            undecided = undecided_roundings(y, result, n)
+        undecided[undefined] = False
     result[undefined] = np.nan  # SOFTMAX_S2, SOFTMAX_S3: every element of such a slice
     rows = np.flatnonzero(undecided.any(axis=1))
     if rows.size:
@@ -113,28 +110,44 @@ def softmax(X: Array, *, axis: int) -> np.ndarray:
     return out
 
 
-def _mpfr_slice(line: list[float], columns: list[int], context: Any) -> list[float]:
-    """The quotients e^(x_i − M) / Σ_j e^(x_j − M) at ``columns`` of one slice (Python floats, its maximum M
-    finite), each rounded once in ``context``: Ziv's loop, every step rounded down for the lower bound and
-    up for the upper one, the precision doubled until both round alike."""
+def undecided_roundings(y: np.ndarray, rounded: np.ndarray, n: int) -> np.ndarray:
+    """Where the float64 values ``y`` of slices of n elements, ``rounded`` to the type, may not be the
+    correctly rounded quotients: where y·(1 − 2E(n)) or y·(1 + 2E(n)) rounds otherwise. The exact quotient
+    lies between them (each within 2⁻⁵³ of its product, with E(n) ≥ 2⁻³⁸), and rounding is monotone."""
+    width = 2 * error_bound(n)
+    below = rounded_to(y * (1 - width), rounded.dtype) != rounded
+    return below | (rounded_to(y * (1 + width), rounded.dtype) != rounded)
+
+
+def quotient_bounds(values: list[Any], columns: list[int], precision: int) -> list[tuple[Any, Any]]:
+    """For each i of ``columns``, a lower and an upper bound at ``precision`` bits of the quotient
+    e^(x_i − M) / Σ_j e^(x_j − M) of the slice ``values`` (gmpy2 numbers, their maximum M finite): every
+    step rounded down for the lower one (the denominator up), up for the upper one."""
     gmpy2 = _gmpy2()
-    mpfr = gmpy2.mpfr
-    values = [mpfr(x, 1) for x in line]  # precision 1: each float exactly
+    down = gmpy2.context(precision=precision, round=gmpy2.RoundDown)
+    up = gmpy2.context(precision=precision, round=gmpy2.RoundUp)
     top = max(values)
+    low = [down.exp(down.sub(x, top)) for x in values]  # below e^(x − M); 0 for −∞
+    high = [up.exp(up.sub(x, top)) for x in values]  # above it
+    low_sum, high_sum = down.fsum(low), up.fsum(high)  # MPFR's exact sums, rounded down, up
+    return [(down.div(low[i], high_sum), up.div(high[i], low_sum)) for i in columns]
+
+
+def _mpfr_slice(line: list[float], columns: list[int], context: Any) -> list[float]:
+    """The quotients at ``columns`` of one slice (Python floats, its maximum finite), each rounded once in
+    ``context``: Ziv's loop, their bounds at 16 bits more than the type, then at twice as many bits, until
+    both bounds of each round alike."""
+    mpfr = _gmpy2().mpfr
+    values = [mpfr(x, 1) for x in line]  # precision 1: each float exactly
     found: dict[int, float] = {}
+    pending = list(columns)
     precision = context.precision + GUARD_BITS
-    while len(found) < len(columns):
-        down = gmpy2.context(precision=precision, round=gmpy2.RoundDown)
-        up = gmpy2.context(precision=precision, round=gmpy2.RoundUp)
-        low = [down.exp(down.sub(x, top)) for x in values]  # below e^(x − M); 0 for −∞
-        high = [up.exp(up.sub(x, top)) for x in values]  # above it
-        low_sum, high_sum = down.fsum(low), up.fsum(high)  # MPFR's exact sums, rounded down, up
-        for i in columns:
-            if i in found:
-                continue
-            lower = context.plus(down.div(low[i], high_sum))  # SOFTMAX_S1: the quotient lies between
-            if lower == context.plus(up.div(high[i], low_sum)):
+    while pending:
+        for i, (low, high) in zip(pending, quotient_bounds(values, pending, precision), strict=True):
+            lower = context.plus(low)  # SOFTMAX_S1: the quotient lies between low and high
+            if lower == context.plus(high):
                 found[i] = float(lower)
+        pending = [i for i in pending if i not in found]
         precision *= 2
     return [found[i] for i in columns]
 
