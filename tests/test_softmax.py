@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from support import FLOATS, assert_same, ieee_context, raises_req, req, tensors, unchanged
 
 from sonnx_spec import softmax
-from sonnx_spec.correctly_rounded import mpfr_context, ulp_distance
+from sonnx_spec.correctly_rounded import RELATIVE_ERROR, mpfr_context, ulp_distance
 from sonnx_spec.ops.softmax import (
     BASE_ERROR,
     SUM_ERROR,
@@ -296,6 +296,11 @@ def test_S1_the_float64_evaluation_is_well_within_its_bound() -> None:
                     worst = max(worst, abs(Fraction(y) - exact) / exact)
     assert worst < Fraction(1, 2**48) < Fraction(error_bound(2))
     assert error_bound(10) == BASE_ERROR + 10 * SUM_ERROR == 2.0**-38 + 10 * 2.0**-52
+    # the derivation: numpy's exp within 2⁻⁴⁰ (RELATIVE_ERROR), x − M's rounding moved into e^d (709·2⁻⁵³),
+    # in the numerator and in the sum, one rounding of the quotient: within BASE_ERROR, with a margin
+    epsilon = Fraction(RELATIVE_ERROR)
+    term = epsilon + 709 * Fraction(1, 2**53) * (1 + epsilon)
+    assert 2 * term + Fraction(1, 2**53) < Fraction(22, 10) * epsilon < Fraction(BASE_ERROR)
 
 
 @req("SOFTMAX_S1")
