@@ -38,7 +38,7 @@ from sonnx_spec import matmul
 NAN, INF = math.nan, math.inf
 
 
-# -- the oracles --------------------------------------------------------------------------------------------
+# -- the oracles ---------------------------------------------------------------------------------------------
 
 
 def dot(a: list, b: list, dtype: np.dtype) -> int | float:
@@ -53,7 +53,9 @@ def dot(a: list, b: list, dtype: np.dtype) -> int | float:
         return special[0]
     exact = sum((Fraction(x) * Fraction(y) for x, y in products), Fraction(0))
     if exact == 0:
-        every_negative = bool(products) and all(math.copysign(1, x) != math.copysign(1, y) for x, y in products)
+        every_negative = bool(products) and all(
+            math.copysign(1, x) != math.copysign(1, y) for x, y in products
+        )
         return -0.0 if every_negative else 0.0
     with ieee_context(dtype):
         return float(gmpy2.mpfr(gmpy2.mpq(exact.numerator, exact.denominator)))
@@ -86,7 +88,7 @@ def column(dtype: np.dtype, n: int) -> np.ndarray:
     return np.ones((n, 1), dtype)
 
 
-# -- constraints ----------------------------------------------------------------------------------------------
+# -- constraints ---------------------------------------------------------------------------------------------
 
 
 @req("MATMUL_C1")
@@ -133,7 +135,7 @@ def test_C4_C5_shape_and_type_of_Y(dtype: np.dtype, data: st.DataObject) -> None
     assert Y.dtype == dtype
 
 
-# -- semantics ------------------------------------------------------------------------------------------------
+# -- semantics -----------------------------------------------------------------------------------------------
 
 
 @req("MATMUL_S1", "MATMUL_S2", "MATMUL_S3", "MATMUL_S4", "MATMUL_S5", "MATMUL_S6")
@@ -217,7 +219,9 @@ def test_S3_cancellation_in_every_type(dtype: np.dtype) -> None:
 def test_S3_ties_go_to_even_and_one_small_term_decides(dtype: np.dtype) -> None:
     eps = float(ml_dtypes.finfo(dtype).eps)
     tiny = float(ml_dtypes.finfo(dtype).smallest_subnormal)
-    A = values(dtype, [[1.0, eps / 2, 0.0], [1.0, eps / 2, tiny], [1.0, eps / 2, -tiny], [1 + eps, eps / 2, 0.0]])
+    A = values(
+        dtype, [[1.0, eps / 2, 0.0], [1.0, eps / 2, tiny], [1.0, eps / 2, -tiny], [1 + eps, eps / 2, 0.0]]
+    )
     # 1 + eps/2 is a tie: to 1 (even); tiny above it: up; tiny below it: down; 1 + 3eps/2: to 1 + 2eps.
     assert_same(matmul(A, column(dtype, 3)), values(dtype, [[1.0], [1 + eps], [1.0], [1 + 2 * eps]]))
 
@@ -330,7 +334,7 @@ def test_a_result_too_large_for_memory_is_refused() -> None:
         matmul(ones, ones.T)
 
 
-# -- MATMUL_P1: the engines' bound ------------------------------------------------------------------------------
+# -- MATMUL_P1: the engines' bound ---------------------------------------------------------------------------
 
 
 def unit(dtype: np.dtype) -> Fraction:
@@ -383,7 +387,9 @@ def pairwise(terms: list) -> object:
 @pytest.mark.parametrize("seed", range(4))
 def test_P1_every_admitted_order_and_accumulator_meets_the_bound(dtype: np.dtype, seed: int) -> None:
     rng = random.Random(seed)
-    accumulators = [t for t in (dtype, np.dtype(np.float32), np.dtype(np.float64)) if t.itemsize >= dtype.itemsize]
+    accumulators = [
+        t for t in (dtype, np.dtype(np.float32), np.dtype(np.float64)) if t.itemsize >= dtype.itemsize
+    ]
     for _ in range(30):
         n = rng.randint(1, 24)
         normal = float(ml_dtypes.finfo(dtype).smallest_normal)
@@ -430,7 +436,7 @@ def test_P1_zero_sums_special_values_and_overflow(dtype: np.dtype) -> None:
     assert within_bound([top, top, -top], [1.0, 1.0, 1.0], NAN, dtype)  # S⁺ overflows: any value
 
 
-# -- MATMUL_P2 ------------------------------------------------------------------------------------------------
+# -- MATMUL_P2 ---------------------------------------------------------------------------------------------
 
 
 @req("MATMUL_P2")

@@ -27,7 +27,15 @@ from sonnx_spec.correctly_rounded import ulp_distance
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "docs" / "operators" / "matmul.accuracy.csv"
-HEADER = ("engine", "type", "inputs", "not correctly rounded", "max ulp", "max error / bound", "meets MATMUL_P1")
+HEADER = (
+    "engine",
+    "type",
+    "inputs",
+    "not correctly rounded",
+    "max ulp",
+    "max error / bound",
+    "meets MATMUL_P1",
+)
 M, P = 8, 8
 
 
@@ -49,8 +57,14 @@ SETS = (("random", 16), ("random", 256), ("cancelling", 256))
 def exact(A: np.ndarray, B: np.ndarray) -> tuple[list[list[Fraction]], list[list[Fraction]], np.ndarray]:
     """The exact sums, the sums of magnitudes, and the correctly rounded results."""
     a, b = A.astype(np.float64).tolist(), B.astype(np.float64).T.tolist()
-    sums = [[sum((Fraction(x) * Fraction(y) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b] for r in a]
-    magnitudes = [[sum((abs(Fraction(x) * Fraction(y)) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b] for r in a]
+    sums = [
+        [sum((Fraction(x) * Fraction(y) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b]
+        for r in a
+    ]
+    magnitudes = [
+        [sum((abs(Fraction(x) * Fraction(y)) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b]
+        for r in a
+    ]
     rounded = np.array([[dot(r, c, A.dtype) for c in b] for r in a], np.float64).astype(A.dtype)
     return sums, magnitudes, rounded
 
@@ -72,7 +86,8 @@ def measure() -> str:
                 Y = np.asarray(result.outputs[0])
                 distances = ulp_distance(Y, rounded)
                 worst = max(
-                    abs(Fraction(float(Y[i, j])) - sums[i][j]) / (gamma * magnitudes[i][j] + 2 * (n + 1) * floor)
+                    abs(Fraction(float(Y[i, j])) - sums[i][j])
+                    / (gamma * magnitudes[i][j] + 2 * (n + 1) * floor)
                     for i in range(M)
                     for j in range(P)
                 )
