@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import product
 
 import gmpy2
 import ml_dtypes
@@ -148,8 +149,36 @@ def test_an_empty_sum_is_positive_zero(dtype: np.dtype) -> None:
 
 def test_a_result_too_large_for_memory_is_refused() -> None:
     column = np.broadcast_to(np.ones((1, 1), np.float32), (2**31, 1))  # views: no memory of their own
-    with raises_req("GEN_E1"):
+    with raises_req("GEN_E1") as info:
         exact_matmul("matmul", column, column.T)
+    assert info.value.problem.startswith("matmul: a result of shape (2147483648, 2147483648)")
+
+
+SPECIAL_FACTORS = [math.inf, -math.inf, 2.0, -2.0, 0.0, -0.0, math.nan]
+
+
+@FLOATS
+def test_every_special_product_alone_and_in_pairs(dtype: np.dtype) -> None:
+    """Each pair of factors alone (its sign, 0·∞, a NaN), then each pair of such terms: every way a NaN or
+    an infinity of either sign arises, and how two terms combine, in one batched call each."""
+    single = list(product(SPECIAL_FACTORS, repeat=2))
+    A = np.array([[[a]] for a, _ in single], dtype)
+    B = np.array([[[b]] for _, b in single], dtype)
+    assert_same(exact_matmul("matmul", A, B), expected_matmul(A, B))
+    factors = [math.inf, -math.inf, 1.0, -1.0, 0.0, math.nan]
+    pairs = list(product(factors, repeat=4))
+    A = np.array([[[a0, a1]] for a0, a1, _, _ in pairs], dtype)
+    B = np.array([[[b0], [b1]] for _, _, b0, b1 in pairs], dtype)
+    assert_same(exact_matmul("matmul", A, B), expected_matmul(A, B))
+
+
+def test_signalling_nans_of_bfloat16_are_nans() -> None:
+    """A signalling NaN of bfloat16 (0x7F81) flags 'invalid' when numpy widens it, which the tests make an
+    error: it is read quietly, as the NaN it is."""
+    snan = np.array([[0x7F81, 0x3F80]], np.uint16).view(ml_dtypes.bfloat16)
+    one = np.ones((2, 1), ml_dtypes.bfloat16)
+    assert np.isnan(exact_matmul("matmul", snan, one).astype(np.float32)).all()
+    assert_same(exact_matmul("matmul", one.T, one), np.array([[2.0]], ml_dtypes.bfloat16))
 
 
 # -- the decision -------------------------------------------------------------------------------------------

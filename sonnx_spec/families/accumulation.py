@@ -63,9 +63,9 @@ def decided(approx: np.ndarray, bound: np.ndarray, dtype: np.dtype) -> tuple[np.
     A bound of 0 says ``approx`` is the exact value; for a float64 result, the only place it is decided.
     """
     rounded = rounded_to(approx, dtype)
-    with np.errstate(over="ignore", invalid="ignore"):  # ±∞ at the ends: rounded like any value
-        low = rounded_to(np.nextafter(approx - bound, -np.inf), dtype)
-        high = rounded_to(np.nextafter(approx + bound, np.inf), dtype)
+    # No float64 overflow: a finite approx and its bound are below n·2^128; an infinite approx has bound 0.
+    low = rounded_to(np.nextafter(approx - bound, -np.inf), dtype)
+    high = rounded_to(np.nextafter(approx + bound, np.inf), dtype)
     words = np.dtype(f"u{dtype.itemsize}")
     alike = low.view(words) == high.view(words)
     return rounded, alike | (bound == 0)
@@ -94,16 +94,16 @@ def exact_matmul(operator: str, A: Array, B: Array) -> np.ndarray:
         a_rows = np.broadcast_to(A[..., :, None, :], (*shape, n))  # views: element (…, i, j) sums row i
         b_columns = np.broadcast_to(np.swapaxes(B, -1, -2)[..., None, :, :], (*shape, n))  # and column j
         to_odd = dtype != np.float64  # to odd in float64, then once to the type: one rounding (rounding.py)
-        where = list(zip(*np.nonzero(undecided), strict=True))
+        where = map(tuple, np.argwhere(undecided))
         sums = [_exact_dot(_floats(a_rows[i]), _floats(b_columns[i]), to_odd) for i in where]
-        out[undecided] = rounded_to(np.array(sums, np.float64), dtype)
+        out[undecided] = rounded_to(np.array(sums), dtype)  # Python floats: float64
     return out
 
 
 def _wide(X: np.ndarray) -> np.ndarray:
     """X in float64, exactly (float64 holds every value of the float types)."""
     with np.errstate(invalid="ignore"):  # bfloat16 flags its signalling NaNs: they are NaNs here
-        return X.astype(np.float64)
+        return np.asarray(X, np.float64)
 
 
 def _finite_part(X: np.ndarray) -> np.ndarray:
@@ -118,31 +118,30 @@ def _floats(X: np.ndarray) -> list[float]:
 
 def _special(A: np.ndarray, B: np.ndarray, approx: np.ndarray, bound: np.ndarray) -> None:
     """Writes into ``approx`` the elements decided without adding (A and B in float64): NaN or ±∞ where a
-    product is not finite, and the sign of an exact zero where every product is zero; their bound is 0."""
+    product is not finite, and the sign of an exact zero where every product is zero; their bound is 0.
+
+    Which terms there are is found by boolean matrix products (numpy's matmul of bool arrays: whether
+    some k has both factors of a kind), whatever the shapes broadcast."""
+    sa, sb = np.signbit(A), np.signbit(B)
     zero = bound == 0  # every finite product ±0 (the others are below)
-    if zero.any():  # −0 only where every product is −0: where none is +0, and there is one
-        sa, sb = np.signbit(A).astype(np.float64), np.signbit(B).astype(np.float64)
-        positive_zeros = np.matmul(sa, sb) + np.matmul(1 - sa, 1 - sb)  # factors of one sign: +0
-        approx[zero] = np.where((positive_zeros[zero] > 0) | (A.shape[-1] == 0), 0.0, -0.0)  # Σ∅ = +0
+    if zero.any():  # −0 only where every product is −0: where none is +0 (factors of one sign)
+        positive_zero = np.matmul(sa, sb) | np.matmul(~sa, ~sb)
+        approx[zero] = np.where(positive_zero[zero] | (A.shape[-1] == 0), 0.0, -0.0)  # Σ∅ = +0
     if np.isfinite(A).all() and np.isfinite(B).all():
         return
-    nan_a, nan_b = np.isnan(A).astype(np.float64), np.isnan(B).astype(np.float64)
-    inf_a, inf_b = np.isinf(A).astype(np.float64), np.isinf(B).astype(np.float64)
-    zero_a, zero_b = (A == 0).astype(np.float64), (B == 0).astype(np.float64)
-    up_a, up_b = (A > 0).astype(np.float64), (B > 0).astype(np.float64)  # NaN compares false
-    down_a, down_b = (A < 0).astype(np.float64), (B < 0).astype(np.float64)
-    up_inf_a, down_inf_a = (A == np.inf).astype(np.float64), (A == -np.inf).astype(np.float64)
-    up_inf_b, down_inf_b = (B == np.inf).astype(np.float64), (B == -np.inf).astype(np.float64)
-    # Counts of terms: NaN (a NaN factor, or 0·∞), +∞ and −∞ (∞·x for x ≠ 0, by the signs).
-    nans = np.matmul(nan_a, np.ones_like(B)) + np.matmul(np.ones_like(A), nan_b)
-    nans += np.matmul(inf_a, zero_b) + np.matmul(zero_a, inf_b)
-    plus = np.matmul(up_inf_a, up_b) + np.matmul(down_inf_a, down_b)
-    plus += np.matmul(up_a - up_inf_a, up_inf_b) + np.matmul(down_a - down_inf_a, down_inf_b)
-    minus = np.matmul(up_inf_a, down_b) + np.matmul(down_inf_a, up_b)
-    minus += np.matmul(up_a - up_inf_a, down_inf_b) + np.matmul(down_a - down_inf_a, up_inf_b)
-    nan = (nans > 0) | ((plus > 0) & (minus > 0))
-    infinite = ~nan & ((plus > 0) | (minus > 0))
-    approx[infinite] = np.where(plus[infinite] > 0, np.inf, -np.inf)
+    inf_a, inf_b = np.isinf(A), np.isinf(B)
+    every_a, every_b = np.ones(A.shape, bool), np.ones(B.shape, bool)
+    # A NaN term: a NaN factor, or 0·∞. An infinite term: ∞·x for x ≠ 0 (x = 0 is a NaN term, which
+    # wins), +∞ where its factors' signs agree, −∞ where they differ.
+    nans = np.matmul(np.isnan(A), every_b) | np.matmul(every_a, np.isnan(B))
+    nans |= np.matmul(inf_a, B == 0) | np.matmul(A == 0, inf_b)
+    plus = np.matmul(inf_a & ~sa, ~sb) | np.matmul(inf_a & sa, sb) | np.matmul(~sa, inf_b & ~sb)
+    plus |= np.matmul(sa, inf_b & sb)
+    minus = np.matmul(inf_a & ~sa, sb) | np.matmul(inf_a & sa, ~sb) | np.matmul(~sa, inf_b & sb)
+    minus |= np.matmul(sa, inf_b & ~sb)
+    nan = nans | (plus & minus)
+    infinite = ~nan & (plus | minus)
+    approx[infinite] = np.where(plus[infinite], np.inf, -np.inf)
     approx[nan] = np.nan
     bound[nan | infinite] = 0.0
 
