@@ -323,3 +323,38 @@ def test_S2_sums_beyond_int64() -> None:
     assert call(X, [1]).tolist() == [top - 1, low + 1, int(Fraction(2 * low + 1, 3))]
     U = np.array([[2**64 - 1, 0], [2**64 - 1, 2**64 - 2]], np.uint64)
     assert call(U, [1]).tolist() == [2**63 - 1, 2**64 - 2]
+
+
+@req("GEN_E1")
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)], ids=["int8", "float32"])
+def test_GEN_E1_names_the_operator(dtype: np.dtype) -> None:
+    huge = np.broadcast_to(np.ones((1, 1, 1), dtype), (2**30, 2**30, 1))  # a view: no memory of its own
+    with raises_req("GEN_E1") as info:
+        call(huge, [2])
+    assert info.value.problem == (
+        f"reduce_mean: a result of shape (1073741824, 1073741824) and type {dtype} "
+        "does not fit in this machine's memory"
+    )
+
+
+def odd_neighbour(exact: Fraction) -> float:
+    """The float64 next to ``exact`` whose last bit is 1 (``exact`` itself if float64 holds it)."""
+    nearest = float(exact)  # Fraction's float(): correctly rounded
+    if Fraction(nearest) == exact or np.float64(nearest).view(np.uint64) & 1:
+        return nearest
+    return math.nextafter(nearest, math.inf if exact > nearest else -math.inf)
+
+
+@req("REDUCEMEAN_S3")
+@pytest.mark.parametrize("count", [3, 5, 7, 10])
+def test_S3_the_exact_path_rounds_to_odd_in_float64_first(count: int) -> None:
+    """The exact path of a float16, bfloat16 or float32 mean rounds the exact quotient to odd in float64,
+    so that the rounding to the type is the only one: 1/3's float64 neighbour is odd, 1/5's even (its odd
+    neighbour is one step down)."""
+    from sonnx_spec.families.reduction import _exact_mean
+
+    terms = [1.0] + [0.0] * (count - 1)
+    assert _exact_mean(terms, count, True) == odd_neighbour(Fraction(1, count))
+    assert _exact_mean(terms, count, False) == 1 / count
+    negative = [-2.0] + [0.0] * (count - 1)
+    assert _exact_mean(negative, count, True) == odd_neighbour(Fraction(-2, count))
