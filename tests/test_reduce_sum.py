@@ -353,7 +353,9 @@ def trusted_values(path: Path) -> list[tuple[str, Fraction, float]]:
     for module, body in re.findall(
         r"module \w+?(Float16|BFloat16|Float32|Float64)\n(.*?)\nend", path.read_text(), re.S
     ):
-        axiom = re.search(r"_trusted_values:\n(.*?)\n\n", body, re.S)
+        axiom = re.search(
+            r"_trusted_values:\n(.*?)\n(?:\n|  \(\*)", body, re.S
+        )  # to a blank line or a comment
         for real, value in re.findall(r"round_exact \(?([^=]*?)\)? = \(([^:]+):F\.t\)", axiom.group(1)):
             parts = [p.strip() for p in real.split("/.")]
             exact = Fraction(float.fromhex(parts[0]) if "x" in parts[0] else parts[0])
