@@ -27,7 +27,7 @@ from sonnx_spec import operators
 from ..domain import add_directive
 from ..myst import SiteDirective, code, details, escape, need, plural, rubric, table
 
-FORMAT = 2  # the report format this module reads (see tests/conformance/conformance_report.py)
+FORMAT = 3  # the report format this module reads (see tests/conformance/conformance_report.py)
 VERDICT_WORDS = {"agrees": "agree", "differs": "differ", "unsupported": "unsupported"}
 Json = dict[str, Any]
 
@@ -42,7 +42,12 @@ def _values(values: Any) -> str:
 
 
 def _tensor(tensor: Json) -> str:
-    text = code(_values(tensor["values"]))
+    if tensor.get("abridged"):  # the first and the last elements of a large tensor, flat
+        shape = "×".join(str(n) for n in tensor["shape"])
+        ends = ", ".join(tensor["values"]) + ", …, " + ", ".join(tensor["last"])
+        text = code(f"[{ends}]") + f" (shape {shape}, flattened)"
+    else:
+        text = code(_values(tensor["values"]))
     return f"{text} ({tensor['dtype']})" if "dtype" in tensor else text
 
 

@@ -26,11 +26,15 @@ Format ``FORMAT``::
 
 A tensor is ``{shape, values}``: ``values`` nested like the tensor, each element
 a string ("-0.0", "nan", "-128"); it has a ``dtype`` only where that is not the
-type of the case. ``inputs`` is ``[{name, value}]`` with ``value`` null for an
-omitted input. A result is ``{status: "output", output}``, ``{status: "refused",
-rule}`` for the spec, ``{status: "refused" | "unsupported", message}`` for an
-engine; in a divergence each engine's result also has its ``verdict``. A
-divergence lists the types where it reads the same (same values, same outputs).
+type of the case. A tensor of more than ``SHOWN`` elements is abridged: ``values``
+holds its first and ``last`` its last elements in row-major order, flat, and
+``abridged`` is true (one case of Range has 2^23 elements: written out whole, it
+made the report 570 MB and the site's build half an hour). ``inputs`` is
+``[{name, value}]`` with ``value`` null for an omitted input. A result is
+``{status: "output", output}``, ``{status: "refused", rule}`` for the spec,
+``{status: "refused" | "unsupported", message}`` for an engine; in a
+divergence each engine's result also has its ``verdict``. A divergence lists the
+types where it reads the same (same values, same outputs).
 """
 
 from __future__ import annotations
@@ -52,7 +56,8 @@ from operator_cases import Case, topics
 import sonnx_spec
 from sonnx_spec import FAMILIES, INT_TYPES, TYPES, Operator, operators
 
-FORMAT = 2
+FORMAT = 3
+SHOWN = 16  # elements of a tensor written out; a larger one is abridged to its ends
 VERDICTS = ("agrees", "differs", "unsupported")
 BACKEND_OUTCOMES = ("pass", "expected divergence", "unexpected divergence")
 
@@ -278,7 +283,17 @@ def _result(result: Result, dtype: np.dtype, spec: bool = False) -> Json:
 
 
 def _tensor(array: np.ndarray, dtype: np.dtype) -> Json:
-    tensor: Json = {"shape": list(array.shape), "values": _values(array)}
+    tensor: Json = {"shape": list(array.shape)}
+    if array.size > SHOWN:
+        flat = array.reshape(-1)
+        ends = SHOWN // 4
+        tensor |= {
+            "values": _values(flat[: SHOWN - ends]),
+            "last": _values(flat[-ends:]),
+            "abridged": True,
+        }
+    else:
+        tensor["values"] = _values(array)
     if array.dtype != dtype:
         tensor["dtype"] = array.dtype.name
     return tensor
