@@ -93,6 +93,9 @@ class Visit:
         page.on("request", other_host)
 
     def open(self, url: str) -> Page:
+        # "load": every script, style sheet and image of the page; then the fonts, which measurements need.
+        # Not "networkidle": a static page makes no request after "load", and Chromium sometimes never
+        # reports the idle state then (seen on the conformance page: every request finished, 30 s waited).
         self.page.goto(url, wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        self.page.evaluate("document.fonts.ready.then(() => true)")
         return self.page

@@ -46,8 +46,7 @@ def test_a_permalink_leads_to_its_rule(browser: Browser, server: str) -> None:
     page = browser.new_page()
     visit = Visit(page, server)
     page.goto(f"{server}/permalink.html?id=CLIP_S1")
-    page.wait_for_url(f"{server}/operators/clip.html#CLIP_S1")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_url(f"{server}/operators/clip.html#CLIP_S1")  # loaded: waits for its "load" event
     assert page.locator("[id='CLIP_S1']").is_visible()
     # the redirect may abort its own request for needs.json as it leaves; nothing else may fail
     assert [p for p in visit.problems if "needs.json: net::ERR_ABORTED" not in p] == []
@@ -106,8 +105,11 @@ def test_requirement_anchor_leads_to_its_definition(browser: Browser, server: st
     definition = page.locator("table.need[id='CLIP_C4']")
     assert definition.count() == 1
     assert "L and M are scalars" in definition.inner_text()
-    assert definition.evaluate(
-        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"
+    # The browser scrolls to the anchor once the layout settles (fonts, the page's scripts): wait for it.
+    page.wait_for_function(
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }",
+        arg=definition.element_handle(),
+        timeout=10_000,
     )
     page.close()
 
@@ -140,7 +142,8 @@ OVERFLOW = """() => {
 CUT = """() => {
     /* Headings wider than the text column (furo widens their box past it); formulas cut by a box: a
        part of a formula outside a box that clips or scrolls it, unless that box is the formula's own
-       scroller (.katex-html) and shows that it scrolls (a background that moves with the formula). */
+       scroller (.katex-html) or a wide table, and shows that it scrolls (a background that moves with what
+       it holds). */
     const column = document.querySelector("article");
     const c = column.getBoundingClientRect();
     const bad = [];
@@ -164,7 +167,7 @@ CUT = """() => {
             const style = getComputedStyle(box);
             if (style.overflowX === "visible") continue;
             const r = box.getBoundingClientRect();
-            if (formula.contains(box) && box.scrollWidth > box.clientWidth) {
+            if (box.scrollWidth > box.clientWidth) {  /* its own scroller, or a wide table's */
                 if (!style.backgroundAttachment.includes("local")) {
                     bad.push(`formula "${text}" scrolls in ${name(box)} without showing it`);
                 }
