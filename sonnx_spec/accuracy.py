@@ -64,8 +64,7 @@ class Within:
     reference's element itself or, with ``of_exact``, the exact real value the reference rounds once
     (MatMul's γₙ·Σ|a·b| is a bound on the distance from the exact sum). The reference's rounding is within
     half the spacing of its type there: an element whose distance from the reference is within that margin
-    of the bound is undecided; where the bound is 0 the exact value is the reference's (of either sign of
-    zero), and nothing is undecided. A NaN or an infinite reference element is exact."""
+    of the bound is undecided. A NaN or an infinite reference element is exact."""
 
     rule: str
     error: Callable[..., np.ndarray]
@@ -76,8 +75,7 @@ class Within:
             error = np.broadcast_to(self.error(reference, *inputs), reference.shape)
             # exact for the narrower types; for float64 within 2⁻⁵³ of it
             apart = np.abs(np.subtract(engine, reference, dtype=np.float64))
-            # A bound of 0 on the distance from the exact value asks for that value: the reference is it.
-            margin = np.where(error == 0, 0.0, half_spacing(reference)) if self.of_exact else 0.0
+            margin = half_spacing(reference) if self.of_exact else 0.0
             exact = ~np.isfinite(reference) | np.isnan(error)
             outside = np.where(exact, step_distance(engine, reference) > 0, ~(apart <= error + margin))
             undecided = ~exact & ~outside & (apart > error - margin)

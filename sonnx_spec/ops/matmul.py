@@ -90,9 +90,12 @@ matmul = operator(
 
 def engine_error(Y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """MATMUL_P1's bound on an engine's distance from the exact sum S at each element of Y (float64):
-    γₙ₊₁·S⁺ + 2(n + 1)·η; 0 where S⁺ = 0 (a zero, of either sign); +∞ (any value) where 2(n + 1)·u > 1 or
-    (1 + γₙ₊₁)·S⁺ passes the type's largest value. S⁺ = Σₖ |A·B| is bounded above: numpy's float64 sum of
-    the magnitudes, raised by 4(n + 1) float64 units (its products and sums err by less)."""
+    γₙ₊₁·S⁺ + 2(n + 1)·η; +∞ (any value) where 2(n + 1)·u > 1 or (1 + γₙ₊₁)·S⁺ passes the type's largest
+    value. S⁺ = Σₖ |A·B| is bounded above: numpy's float64 sum of the magnitudes, raised by 4(n + 1)
+    float64 units (its products and sums err by less). Where S⁺ = 0 the rule asks for a zero of either
+    sign: the bound there is η, which the judge widens by the reference's own rounding (η at zero), so
+    both zeros conform, ± the smallest subnormal is undecided and anything larger outside (for float64,
+    η = 2⁻¹⁰⁷⁵ is 0 in float64: the smallest subnormal is outside)."""
     info = ml_dtypes.finfo(Y.dtype)
     n = A.shape[-1]
     k = n + 1
@@ -104,7 +107,7 @@ def engine_error(Y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         magnitudes = np.matmul(np.abs(A.astype(np.float64)), np.abs(B.astype(np.float64)))
         magnitudes *= 1 + 4 * k * 2.0**-53
         error = gamma * magnitudes + 2 * k * (float(info.smallest_subnormal) / 2)
-        error[magnitudes == 0] = 0.0
+        error[magnitudes == 0] = float(info.smallest_subnormal) / 2
         error[(1 + gamma) * magnitudes > float(info.max)] = np.inf
     return error
 
