@@ -96,6 +96,18 @@ def test_cancellation_is_exact(dtype: np.dtype) -> None:
     assert_same(exact_matmul("matmul", A, np.ones((3, 1), dtype)), expected)
 
 
+def test_rounding_to_odd_in_float64_keeps_an_odd_neighbour_of_a_midpoint() -> None:
+    """Sums within a float64 step of a float32 midpoint m: rounded to odd in float64 first, they stay on
+    their side of m, and float32 rounds them as their exact value. 1 + 2⁻²⁴ + 2⁻⁵² − 2⁻⁶⁰ lies above the
+    midpoint 1 + 2⁻²⁴ (a tie would go down, to 1): 1 + 2⁻²³. 1 + 3·2⁻²⁴ − 2⁻⁵² + 2⁻⁶⁰ lies below the
+    midpoint 1 + 3·2⁻²⁴ (a tie would go up, to 1 + 2⁻²²): 1 + 2⁻²³. The nearest float64 of each is odd."""
+    A = np.array(
+        [[1.0, 2.0**-24, 2.0**-52, -(2.0**-60)], [1.0, 3 * 2.0**-24, -(2.0**-52), 2.0**-60]], np.float32
+    )
+    expected = np.array([[1 + 2.0**-23], [1 + 2.0**-23]], np.float32)
+    assert_same(exact_matmul("matmul", A, np.ones((4, 1), np.float32)), expected)
+
+
 @FLOATS
 def test_ties_and_the_smallest_term_decide_the_rounding(dtype: np.dtype) -> None:
     """1 + eps/2 is a tie (to 1, even); a term far below float64's precision at 1 moves it either way."""

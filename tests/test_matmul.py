@@ -34,7 +34,6 @@ from support import (
 )
 
 from sonnx_spec import matmul
-from sonnx_spec.accuracy import judge
 
 NAN, INF = math.nan, math.inf
 
@@ -463,41 +462,3 @@ def test_P2_the_transpose_of_the_product_is_the_product_of_the_transposes(
     left = np.swapaxes(matmul(A, B), -1, -2)
     right = matmul(np.swapaxes(B, -1, -2).copy(), np.swapaxes(A, -1, -2).copy())
     assert_same(left, right)
-
-
-@req("MATMUL_P1")
-@FLOATS
-def test_P1_the_declared_bound_agrees_with_the_rule_in_exact_rationals(dtype: np.dtype) -> None:
-    """The bound engines are judged by (sonnx-spec compare --by-node, the suite) says "outside" only where
-    the rule, in exact rationals, is broken, and "conforms" only where it is met; undecided elsewhere."""
-    rng = random.Random(7)
-    verdicts = set()
-    for _ in range(60):
-        n = rng.randint(1, 12)
-        a = [float(np.array(rng.gauss(0, 1) * 2.0 ** rng.randint(-6, 6), dtype)) for _ in range(n)]
-        b = [float(np.array(rng.gauss(0, 1), dtype)) for _ in range(n)]
-        A, B = np.array([a], dtype), np.array([b], dtype).T
-        reference = matmul(A, B)
-        exact = dot(a, b, dtype)
-        engines = [np.array([[exact]], dtype)]
-        for sign in (1, -1):  # 1 to 3 steps of the type from the exact sum, or 1/16 of it
-            engine = engines[0]
-            for _ in range(3):
-                engine = np.nextafter(engine, np.array(sign * np.inf, dtype))
-                engines.append(engine)
-            engines.append(np.array([[exact * (1 + sign / 16)]], dtype))
-        for engine in engines:
-            judged = judge("matmul", engine, reference, [A, B])
-            verdicts.add(judged.verdict)
-            within = within_bound(a, b, float(engine[0, 0]), dtype)
-            assert judged.rule == "MATMUL_P1"
-            assert judged.verdict != "outside" or not within
-            assert judged.verdict != "conforms" or within
-    assert verdicts >= {"conforms", "outside"}
-    zeros = np.array([[0.0, 1.0]], dtype), np.array([[0.0], [0.0]], dtype)
-    assert judge("matmul", np.array([[-0.0]], dtype), matmul(*zeros), zeros).verdict == "conforms"
-    tiny = float(ml_dtypes.finfo(dtype).smallest_subnormal)
-    # η and the margin are float64 numbers: for float64 both are 2⁻¹⁰⁷⁵, 0 in float64, and it is decided
-    undecided = "outside" if dtype == np.float64 else "undecided"
-    assert judge("matmul", np.array([[tiny]], dtype), matmul(*zeros), zeros).verdict == undecided
-    assert judge("matmul", np.array([[-2 * tiny]], dtype), matmul(*zeros), zeros).verdict == "outside"

@@ -31,6 +31,7 @@ from sonnx_spec.ops.softmax import (
     BASE_ERROR,
     SUM_ERROR,
     _mpfr_slice,
+    engine_error,
     error_bound,
     quotient_bounds,
     undecided_roundings,
@@ -579,3 +580,12 @@ def test_P2_is_the_bound_engines_are_judged_by() -> None:
     inputs = [np.zeros(5, np.float32)]
     assert judge("softmax", engine, reference, inputs).outside_at.tolist() == [False, True, True, True, False]
     assert meets_P2(engine, reference).tolist() == [True, False, False, False, True]
+
+
+@req("SOFTMAX_P2")
+def test_P2_the_bound_in_numbers() -> None:
+    """max(4 ulp(Y), 4u): at 1, 4 ulp(1) (2⁻²¹ in float32, 2⁻⁸ in float16); far below 1, the floor 4u
+    (2⁻²² and 2⁻⁹), at 2⁻² too, where 4 ulp(2⁻²) is half of it."""
+    for dtype, ulp_1, u in ((np.float32, 2.0**-23, 2.0**-24), (np.float16, 2.0**-10, 2.0**-11)):
+        Y = np.array([1.0, 2.0**-10, 0.0, 0.25], dtype)
+        assert engine_error(Y, Y).tolist() == [4 * ulp_1, 4 * u, 4 * u, 4 * u]
