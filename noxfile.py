@@ -46,6 +46,8 @@ def install(session: nox.Session, *groups: str) -> None:
     pyproject = nox.project.load_toml(ROOT / "pyproject.toml")
     requirements = nox.project.dependency_groups(pyproject, *groups)
     session.install("-q", "-c", "constraints.txt", "-e", ".", *requirements, silent=True)
+    if session._runner.global_config.install_only:  # nox has no public flag for --install-only
+        session.skip("installed only (--install-only): nothing else runs")
 
 
 def require_tool(session: nox.Session, tool: str, hint: str) -> bool:
