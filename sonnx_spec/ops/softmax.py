@@ -74,7 +74,7 @@ def softmax(X: Array, *, axis: int) -> np.ndarray:
 
     >>> import numpy as np, sonnx_spec
     >>> sonnx_spec.softmax(np.array([[1.0, 2.0, 3.0], [0.0, 0.0, -np.inf]], np.float32), axis=1)
-    array([[0.09003057, 0.24472848, 0.6652409 ],
+    array([[0.09003057, 0.24472848, 0.66524094],
            [0.5       , 0.5       , 0.        ]], dtype=float32)
     """
     a = normalized_axis(axis, np.ndim(X))
