@@ -103,9 +103,10 @@ def _shown(value: np.generic) -> str:
     return str(value.item() if value.dtype == np.float64 else float(gmpy2.mpfr(number))).replace("e+", "e")
 
 
-def as_csv(rows: list[tuple[str, ...]]) -> str:
+def as_csv(rows: list[tuple[str, ...]], header: tuple[str, ...] = HEADER) -> str:
+    """A published accuracy table's text: its header (an operator's own, or this module's), then its rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
+    writer.writerow(header)
     writer.writerows(rows)
     return out.getvalue()

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from engine_accuracy import as_csv
 from onnx_engines import ENGINES
 from support import req
 from test_matmul import dot, eta, unit
@@ -103,11 +104,7 @@ def measure() -> str:
                         meets,
                     )
                 )
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
-    writer.writerows(rows)
-    return out.getvalue()
+    return as_csv(rows, HEADER)
 
 
 @req("MATMUL_P1")

@@ -11,13 +11,12 @@ it; otherwise the test fails when the committed table is not what the engines gi
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
+from engine_accuracy import as_csv
 from onnx_engines import ENGINES
 from support import req
 from test_softmax import meets_P2, oracle
@@ -66,18 +65,10 @@ def measure() -> list[tuple[str, ...]]:
     return rows
 
 
-def as_csv(rows: list[tuple[str, ...]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
 @req("SOFTMAX_P2")
 def test_P2_the_published_accuracy_is_what_the_engines_give() -> None:
     path = ROOT / "docs" / "operators" / "softmax.accuracy.csv"
-    measured = as_csv(measure())
+    measured = as_csv(measure(), HEADER)
     if os.environ.get("SONNX_WRITE_MEASURED") == "1":
         path.write_text(measured, encoding="utf-8")
     stale = f"{path.relative_to(ROOT)} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
