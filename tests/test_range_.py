@@ -158,6 +158,9 @@ def test_GEN_E1_a_count_beyond_memory_is_refused() -> None:
         range_(s(-(2**63), np.int64), s(2**63 - 1, np.int64), s(1, np.int64))
     with raises_req("GEN_E1"):
         range_(s(0.0, np.float32), s(1.0, np.float32), s(2.0**-149, np.float32))
+    with raises_req("GEN_E1") as refused:  # 1, 2, …, 2^53 − 1: values of the type, computed in it
+        range_(s(1.0, np.float64), s(2.0**53, np.float64), s(1.0, np.float64))
+    assert "shape (9007199254740991,) and type float64" in str(refused.value)
 
 
 @req("RANGE_S2", "RANGE_P1")
@@ -394,3 +397,19 @@ def test_S3_bfloat16_rounded_once_not_through_float64_or_float32(
     assert Y.shape == (K,)
     assert_same(Y, oracle(S, L, D, K))
     assert float(Y[-1]) == last
+
+
+@req("RANGE_S3")
+@pytest.mark.parametrize("dtype", FLOATS[:2], ids=[t.name for t in FLOATS[:2]])  # 2^p elements, p <= 11
+def test_S3_the_type_s_own_arithmetic_only_where_it_is_exact(dtype: np.dtype) -> None:
+    """1 + i·3 from 1 to 2^p + 8, p the precision: beyond 2^p an odd i·3 is no value of the type, so the
+    type's arithmetic would round it and then round 1 + i·3 again; up to 2^p it rounds nothing."""
+    p = ml_dtypes.finfo(dtype).nmant + 1
+    S, D = s(1.0, dtype), s(3.0, dtype)
+    for limit, exact_in_the_type in ((2.0**p, True), (2.0**p + 8, False)):
+        L = s(limit, dtype)
+        K = math.ceil((exact(L) - exact(S)) / exact(D))
+        Y = range_(S, L, D)
+        assert_same(Y, oracle(S, L, D, K))
+        twice = np.arange(K, dtype=dtype) * D + S  # i·D rounded, then 1 + i·D rounded
+        assert np.array_equal(twice, Y) == exact_in_the_type, limit

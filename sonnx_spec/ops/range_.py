@@ -9,7 +9,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 
-from ..checks import allocated
+from ..checks import ResultTooLarge, allocated
 from ..errors import SonnxError
 from ..registry import Tensor, operator
 from ..rounding import rounded_to
@@ -70,14 +70,28 @@ def integer_range(S: Array, K: int, D: Array) -> np.ndarray:
     return Y.view(S.dtype)
 
 
+def indices(K: int, dtype: np.dtype) -> np.ndarray:
+    """0, 1, …, K − 1 in ``dtype`` (each a value of it), a new array the caller may scale in place."""
+    try:
+        return np.arange(K, dtype=dtype)
+    except (MemoryError, ValueError):  # as allocated(): ValueError is more bytes than an address counts
+        raise ResultTooLarge((K,), dtype) from None
+
+
 def float_range(S: Array, K: int, D: Array) -> np.ndarray:
     """S + i·D for i < K, of a floating-point type: each exact value rounded once."""
-    Y = allocated((K,), S.dtype)
     s, d, e = scaled(exact(S), exact(D))  # S + i·D = (s + i·d)·2^e exactly
-    if abs(s) + max(K - 1, 1) * abs(d) <= FLOAT64_EXACT:  # d, every i·d and s + i·d exact float64s
+    reach = abs(s) + max(K - 1, 1) * abs(d)  # no s + i·d, i < K, is of a greater magnitude
+    if reach <= 2 ** (ml_dtypes.finfo(S.dtype).nmant + 1):  # every i, i·D and S + i·D a value of the type
+        Y = indices(K, S.dtype)
+        Y *= D  # i·D exact, and so S + i·D: the type's own arithmetic rounds nothing
+        Y += S
+    elif reach <= FLOAT64_EXACT:  # d, every i·d and s + i·d exact float64s
+        Y = allocated((K,), S.dtype)
         i = np.arange(K)  # int64: i·d + s exact, and exact in float64 too
         Y[...] = rounded_to(np.ldexp(i * d + s, e), S.dtype)  # exact in float64, then rounded once
     else:  # exact integers, each rounded once
+        Y = allocated((K,), S.dtype)
         Y[...] = [rounded_once(s + i * d, e, S.dtype) for i in range(K)]  # values of the type: no rounding
     Y[:1] = S  # RANGE_S3: Y[0] is S itself, bit for bit (−0 stays −0); an exact 0 further on is +0
     return Y
