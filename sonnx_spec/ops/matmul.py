@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
+from ..accuracy import Within, engines_within
 from ..checks import new_array
 from ..errors import SonnxError
 from ..families.accumulation import exact_matmul
@@ -84,3 +86,32 @@ matmul = operator(
     outputs=(Tensor("Y", "Y", "T", doc="the product, of shape (…, m, p)"),),
     types={"T": ("int", "float")},
 )
+
+
+def engine_error(Y: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """MATMUL_P1's bound on an engine's distance from the exact sum S at each element of Y (float64):
+    γₙ₊₁·S⁺ + 2(n + 1)·η; +∞ (any value) where 2(n + 1)·u > 1 or (1 + γₙ₊₁)·S⁺ passes the type's largest
+    value. S⁺ = Σₖ |A·B| is bounded above: numpy's float64 sum of the magnitudes, raised by 4(n + 1)
+    float64 units (its products and sums err by less); the total is raised by one float64 step, for the
+    rounding of its last sum. Where S⁺ = 0 the rule asks for a zero of either sign: the bound there is η,
+    which the judge widens by the reference's own rounding (η at zero), so both zeros conform, ± the
+    smallest subnormal is undecided and anything larger outside (for float64, η = 2⁻¹⁰⁷⁵ is 0 in
+    float64: the smallest subnormal is outside)."""
+    info = ml_dtypes.finfo(Y.dtype)
+    n = A.shape[-1]
+    k = n + 1
+    u = 2.0 ** -(info.nmant + 1)
+    if 2 * k * u > 1:
+        return np.full(Y.shape, np.inf)
+    gamma = k * u / (1 - k * u)
+    with np.errstate(over="ignore", invalid="ignore"):  # an infinite factor: its element is exact anyway
+        magnitudes = np.matmul(np.abs(A.astype(np.float64)), np.abs(B.astype(np.float64)))
+        magnitudes *= 1 + 4 * k * 2.0**-53
+        error = gamma * magnitudes + 2 * k * (float(info.smallest_subnormal) / 2)
+        error = np.nextafter(error, np.inf)  # the sum rounded to nearest may lie below the exact one
+        error[magnitudes == 0] = float(info.smallest_subnormal) / 2
+        error[(1 + gamma) * magnitudes > float(info.max)] = np.inf
+    return error
+
+
+engines_within(matmul, Within("MATMUL_P1", engine_error, of_exact=True))
