@@ -20,7 +20,7 @@ import math
 import gmpy2
 import ml_dtypes
 import numpy as np
-from onnx_engines import ENGINES
+from onnx_engines import ENGINES, Engine
 from operator_cases import Accuracy
 from support import correctly_rounded
 
@@ -70,29 +70,41 @@ def measure(op: str, accuracy: Accuracy) -> list[tuple[str, ...]]:
         X.flags.writeable = False
         Y = expected(accuracy, X)
         for engine in ENGINES:
-            result = engine.run(op, [X], {})
-            if result.status != "output":
-                rows.append((engine.name, dtype.name, described, "", "", "", "", "", f"no: {result.status}"))
-                continue
-            distance = ulp_distance(result.outputs[0], Y)
-            worst = int(np.argmax(distance))
-            largest = int(distance[worst])
-            share = float(np.count_nonzero(distance)) / distance.size
-            meets = "yes" if largest <= accuracy.ulps else f"no ({accuracy.rule})"
-            rows.append(
-                (
-                    engine.name,
-                    dtype.name,
-                    described,
-                    "NaN for a number" if largest == NOT_A_DISTANCE else str(largest),
-                    f"{share:.3%}",
-                    _shown(X[worst]),
-                    _shown(result.outputs[0][worst]),
-                    _shown(Y[worst]),
-                    meets,
-                )
-            )
+            rows.append(engine_row(engine, op, [X], Y, described, accuracy.ulps, accuracy.rule))
     return rows
+
+
+def engine_row(
+    engine: Engine,
+    op: str,
+    operands: list[np.ndarray],
+    expected: np.ndarray,
+    described: str,
+    ulps: int,
+    rule: str,
+    joined_by: str = ", ",
+) -> tuple[str, ...]:
+    """One engine's row of a published table (see HEADER): its result against ``expected``, the worst
+    element's operands (joined by ``joined_by``: Pow's "x ^ y"), and whether it is within ``ulps``."""
+    dtype = expected.dtype
+    result = engine.run(op, operands, {})
+    if result.status != "output":
+        return (engine.name, dtype.name, described, "", "", "", "", "", f"no: {result.status}")
+    distance = ulp_distance(result.outputs[0], expected)
+    worst = int(np.argmax(distance))
+    largest = int(distance[worst])
+    share = float(np.count_nonzero(distance)) / distance.size
+    return (
+        engine.name,
+        dtype.name,
+        described,
+        "NaN for a number" if largest == NOT_A_DISTANCE else str(largest),
+        f"{share:.3%}",
+        joined_by.join(_shown(x[worst]) for x in operands),
+        _shown(result.outputs[0][worst]),
+        _shown(expected[worst]),
+        "yes" if largest <= ulps else f"no ({rule})",
+    )
 
 
 def _shown(value: np.generic) -> str:

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-from engine_accuracy import _shown, as_csv
+from engine_accuracy import as_csv, engine_row
 from onnx_engines import ENGINES
 from support import req
 from test_pow import oracle
-
-from sonnx_spec.correctly_rounded import NOT_A_DISTANCE, ulp_distance
 
 TABLE = Path(__file__).resolve().parents[2] / "docs" / "operators" / "pow.accuracy.csv"
 SAMPLE = 100_000
@@ -46,27 +44,7 @@ def measure() -> list[tuple[str, ...]]:
         X.flags.writeable = Y.flags.writeable = False
         Z = oracle(dtype, X, Y)
         for engine in ENGINES:
-            result = engine.run("pow", [X, Y], {})
-            if result.status != "output":
-                rows.append((engine.name, dtype.name, described, "", "", "", "", "", f"no: {result.status}"))
-                continue
-            distance = ulp_distance(result.outputs[0], Z)
-            worst = int(np.argmax(distance))
-            largest = int(distance[worst])
-            share = float(np.count_nonzero(distance)) / distance.size
-            rows.append(
-                (
-                    engine.name,
-                    dtype.name,
-                    described,
-                    "NaN for a number" if largest == NOT_A_DISTANCE else str(largest),
-                    f"{share:.3%}",
-                    f"{_shown(X[worst])} ^ {_shown(Y[worst])}",
-                    _shown(result.outputs[0][worst]),
-                    _shown(Z[worst]),
-                    "yes" if largest <= 1 else "no (POW_P2)",
-                )
-            )
+            rows.append(engine_row(engine, "pow", [X, Y], Z, described, 1, "POW_P2", joined_by=" ^ "))
     return rows
 
 
