@@ -2,9 +2,10 @@
 
 For each model of ``gallery/`` in the profile (or whose conforming version is): the reference's
 ``run_model``, the model's check included as ``sonnx-spec run`` does it, against onnxruntime's
-``session.run`` (one thread, the session made once), on the gallery's inputs, best of several runs. A model
-that states a ``bench_limit`` (issue 23 asks 3x onnxruntime of the MLP and the CNN) fails the bench above it;
-the others (onnxruntime's one-node samples, where the check of the model is the whole time) are shown.
+``session.run`` (one thread, the session made once) and against the ONNX reference evaluator (a Python
+peer, made once), on the gallery's inputs, best of several runs. A model that states a ``bench_limit`` fails
+the bench above it; the others (onnxruntime's one-node samples, where the check of the model is the whole
+time) are shown.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import sys
 import timeit
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +25,16 @@ import gallery
 from sonnx_spec import check_model, run_model
 
 
-def times(model: onnx.ModelProto, inputs: dict[str, np.ndarray], repeat: int) -> tuple[float, float]:
-    """Seconds per run of the reference and of onnxruntime."""
+def best(run: Callable[[], object], repeat: int) -> float:
+    """Seconds per call of ``run``: the best of ``repeat`` batches of calls lasting about 50 ms each."""
+    number = max(1, int(0.05 / timeit.timeit(run, number=1)))
+    return min(timeit.repeat(run, number=number, repeat=repeat)) / number
+
+
+def times(model: onnx.ModelProto, inputs: dict[str, np.ndarray], repeat: int) -> tuple[float, float, float]:
+    """Seconds per run of the reference, of onnxruntime and of the ONNX reference evaluator."""
     import onnxruntime
+    from onnx.reference import ReferenceEvaluator
 
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1  # one thread, like the reference
@@ -33,10 +42,12 @@ def times(model: onnx.ModelProto, inputs: dict[str, np.ndarray], repeat: int) ->
     session = onnxruntime.InferenceSession(
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
-    ours = min(timeit.repeat(lambda: run_model(model, inputs), number=1, repeat=repeat))
-    number = max(1, int(0.05 / timeit.timeit(lambda: session.run(None, inputs), number=1)))
-    theirs = min(timeit.repeat(lambda: session.run(None, inputs), number=number, repeat=repeat)) / number
-    return ours, theirs
+    evaluator = ReferenceEvaluator(model)
+    return (
+        best(lambda: run_model(model, inputs), repeat),
+        best(lambda: session.run(None, inputs), repeat),
+        best(lambda: evaluator.run(None, inputs), repeat),
+    )
 
 
 def main() -> int:
@@ -46,18 +57,23 @@ def main() -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scikit-learn's convergence notices
         made = gallery.models()
-    print(f"{'model':<26} {'sonnx-spec run':>15} {'onnxruntime':>12} {'ratio':>6}")
+    header = f"{'model':<26} {'sonnx-spec run':>15} {'onnxruntime':>12} {'ratio':>6}"
+    print(f"{header} {'onnx.reference':>15} {'ratio':>6}")
     over = []
     for model in made:
         target = model.model if check_model(model.model).in_profile else model.conforming
         if target is None or not check_model(target).in_profile:
             print(f"{model.name:<26} not in the profile yet")
             continue
-        ours, theirs = times(target, model.inputs, args.repeat)
-        print(f"{model.name:<26} {ours * 1e3:12.2f} ms {theirs * 1e3:9.3f} ms {ours / theirs:6.1f}")
+        ours, theirs, peer = times(target, model.inputs, args.repeat)
+        print(
+            f"{model.name:<26} {ours * 1e3:12.2f} ms {theirs * 1e3:9.3f} ms {ours / theirs:6.1f} "
+            f"{peer * 1e3:12.3f} ms {ours / peer:6.1f}"
+        )
         if model.bench_limit is not None and ours / theirs > model.bench_limit:
             over.append(f"{model.name} (limit {model.bench_limit}x)")
-    print("ratio: the reference's whole run (the model's check included) over onnxruntime's session.run")
+    print("ratio: the reference's whole run (the model's check included) over onnxruntime's session.run,")
+    print("and over the ONNX reference evaluator's run")
     if over:
         print(f"over their limit: {', '.join(over)}")
         return 1

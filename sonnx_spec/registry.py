@@ -256,12 +256,18 @@ def registered(body: Callable[..., Any], **declaration: Any) -> Iterator[Callabl
         del _REGISTRY[checked.operator.name]
 
 
-def operators() -> dict[str, Operator]:
-    """Every operator, by name, in alphabetical order: the one list the project derives its lists from."""
+@functools.cache
+def _import_operator_modules() -> None:
+    """Import every module of ``ops`` once: importing one registers its operator."""
     from . import ops
 
     for module in pkgutil.iter_modules(ops.__path__):
-        importlib.import_module(f"{ops.__name__}.{module.name}")  # registers its operator
+        importlib.import_module(f"{ops.__name__}.{module.name}")
+
+
+def operators() -> dict[str, Operator]:
+    """Every operator, by name, in alphabetical order: the one list the project derives its lists from."""
+    _import_operator_modules()  # listing the package's folder each call was most of a small model's run
     return dict(sorted(_REGISTRY.items()))
 
 
