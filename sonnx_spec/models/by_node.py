@@ -24,6 +24,7 @@ from .compare import Runner, engine_runner
 from .findings import NodeRef
 from .graph import node_refs, profile_operator
 from .load import load_model
+from .progress import Progress
 from .run import evaluate
 from .values import exact
 
@@ -75,8 +76,10 @@ def compare_nodes(
     inputs: Mapping[str, np.ndarray | np.generic],
     engine: str = "onnxruntime",
     runner: Runner | None = None,
+    progress: Progress | None = None,
 ) -> NodeComparison:
-    """Judge ``engine`` (or ``runner``, a function of a model and its inputs) node by node.
+    """Judge ``engine`` (or ``runner``, a function of a model and its inputs) node by node;
+    ``progress(done, total)`` counts the reference's run of each node, then the engine's.
 
     Raises what run_model raises: ModelUnreadable, ModelRefused, SonnxError (MODEL_E1), and NodeError
     where the reference refuses a node's inputs (there is then no result to judge the engine by).
@@ -85,11 +88,14 @@ def compare_nodes(
     version = ""
     if runner is None:
         runner, version = engine_runner(engine)
-    values = evaluate(model, inputs)
+    steps = 2 * len(model.graph.node)  # the reference's run of each node, then the engine's
+    values = evaluate(model, inputs, (lambda done, _: progress(done, steps)) if progress else None)
     initializers = {t.name for t in model.graph.initializer}
     comparison = NodeComparison(name, engine, version)
-    for node, ref in zip(model.graph.node, node_refs(model.graph), strict=True):
+    for done, (node, ref) in enumerate(zip(model.graph.node, node_refs(model.graph), strict=True), 1):
         comparison.nodes.append(_judge_node(model, node, ref, values, initializers, runner))
+        if progress:
+            progress(steps // 2 + done, steps)
     return comparison
 
 

@@ -23,6 +23,7 @@ from ..errors import SonnxError
 from ..suite.errors import SuiteError
 from .findings import ModelRefused, ModelUnreadable, Report
 from .load import require_onnx
+from .progress import progress_line
 
 if TYPE_CHECKING:
     import onnx
@@ -140,7 +141,8 @@ def _run(arguments: argparse.Namespace) -> int:
     from .run import run_model
 
     model, _ = load_model(arguments.model)
-    outputs = run_model(model, read_inputs(arguments.inputs, model))
+    with progress_line("nodes") as line:
+        outputs = run_model(model, read_inputs(arguments.inputs, model), line)
     if arguments.output:
         np.savez(arguments.output, **outputs)
     emit(outputs_json(outputs) if arguments.format == "json" else outputs_text(outputs))
@@ -165,7 +167,9 @@ def _compare_nodes(model: onnx.ModelProto, name: str, arguments: argparse.Namesp
     from .by_node import compare_nodes
     from .formats import node_comparison_json, node_comparison_text
 
-    comparison = compare_nodes(model, read_inputs(arguments.inputs, model), arguments.engine)
+    with progress_line("node steps") as line:
+        inputs = read_inputs(arguments.inputs, model)
+        comparison = compare_nodes(model, inputs, arguments.engine, progress=line)
     comparison.source = name
     emit(node_comparison_json(comparison) if arguments.format == "json" else node_comparison_text(comparison))
     return 0 if comparison.conforms else NOT_IN_PROFILE

@@ -22,31 +22,40 @@ from .check import check_model
 from .findings import ModelRefused, NodeError
 from .graph import TensorType, dataflow, node_refs, profile_operator, type_of
 from .load import load_model
+from .progress import Progress
 
 
 def run_model(
-    source: str | os.PathLike | bytes | onnx.ModelProto, inputs: Mapping[str, np.ndarray | np.generic]
+    source: str | os.PathLike | bytes | onnx.ModelProto,
+    inputs: Mapping[str, np.ndarray | np.generic],
+    progress: Progress | None = None,
 ) -> dict[str, np.ndarray]:
-    """The graph outputs, by name, for the graph inputs ``inputs`` (numpy arrays, by name).
+    """The graph outputs, by name, for the graph inputs ``inputs`` (numpy arrays, by name);
+    ``progress(done, total)`` is called after each node.
 
     Raises ModelUnreadable, ModelRefused (the model is not in the profile: ``.report``),
     SonnxError for MODEL_E1, and NodeError (a SonnxError) when an operator refuses its inputs.
     """
     model, name = load_model(source)
-    values = _evaluate(model, name, inputs)
+    values = _evaluate(model, name, inputs, progress)
     return {output.name: np.array(values[output.name], copy=True) for output in model.graph.output}
 
 
 def evaluate(
-    source: str | os.PathLike | bytes | onnx.ModelProto, inputs: Mapping[str, np.ndarray | np.generic]
+    source: str | os.PathLike | bytes | onnx.ModelProto,
+    inputs: Mapping[str, np.ndarray | np.generic],
+    progress: Progress | None = None,
 ) -> dict[str, np.ndarray | np.generic]:
     """Every tensor of the model, by name: the graph inputs, the initializers and each node's outputs, as
     :func:`run_model` computes them (it raises what run_model raises)."""
-    return _evaluate(*load_model(source), inputs)
+    return _evaluate(*load_model(source), inputs, progress)
 
 
 def _evaluate(
-    model: onnx.ModelProto, name: str, inputs: Mapping[str, np.ndarray | np.generic]
+    model: onnx.ModelProto,
+    name: str,
+    inputs: Mapping[str, np.ndarray | np.generic],
+    progress: Progress | None = None,
 ) -> dict[str, np.ndarray | np.generic]:
     report = check_model(model)
     report.source = name
@@ -56,7 +65,8 @@ def _evaluate(
     values: dict[str, np.ndarray | np.generic] = dict(_graph_inputs(graph, inputs))
     values.update({t.name: numpy_helper.to_array(t) for t in graph.initializer})
     refs = node_refs(graph)
-    for index in dataflow(graph).order:  # MODEL_S1: each node after the nodes producing its inputs
+    order = dataflow(graph).order
+    for done, index in enumerate(order, 1):  # MODEL_S1: each node after the nodes producing its inputs
         node, ref = graph.node[index], refs[index]
         op = profile_operator(node)
         assert op is not None  # the check refused any other
@@ -67,6 +77,8 @@ def _evaluate(
         except SonnxError as error:
             raise NodeError(ref, error) from None
         values.update((t.name, value) for t, value in zip(bound.outputs, produced, strict=False) if t.name)
+        if progress:
+            progress(done, len(order))
     return values
 
 

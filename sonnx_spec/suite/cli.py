@@ -6,11 +6,12 @@ import argparse
 import json
 from collections.abc import Callable
 
+from ..models.progress import progress_line
 from ..registry import operators
 from . import report
 from .errors import SuiteError
 from .export import export
-from .grade import grade, progress_on
+from .grade import grade
 
 PASSED, FAILED = 0, 1
 
@@ -39,7 +40,8 @@ def _export(arguments: argparse.Namespace, emit: Callable[[str], None]) -> int:
 
 
 def _run(arguments: argparse.Namespace, emit: Callable[[str], None]) -> int:
-    grades = grade(arguments.folder, arguments.engine, progress_on())
+    with progress_line("cases") as line:
+        grades = grade(arguments.folder, arguments.engine, line)
     if arguments.output:
         report.write(grades, arguments.output)
     if arguments.format == "json":

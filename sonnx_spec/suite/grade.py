@@ -156,16 +156,3 @@ class _Worker:
         if "error" in answer:
             raise SuiteError(answer["error"])
         return answer["outcome"], answer["detail"]
-
-
-def progress_on(stream: Any = sys.stderr) -> Callable[[int, int], None] | None:
-    """A counter on the terminal, redrawn in place; None when the output is not a terminal."""
-    if not stream.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        if done == total or done % 25 == 0:
-            end = "\n" if done == total else ""
-            print(f"\r{done}/{total} cases", end=end, file=stream, flush=True)
-
-    return show
