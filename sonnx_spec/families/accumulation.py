@@ -147,32 +147,45 @@ def _special(A: np.ndarray, B: np.ndarray, approx: np.ndarray, bound: np.ndarray
 
 
 def _exact_dot(a: list[float], b: list[float], to_odd: bool) -> float:
-    """Σ a[k]·b[k], exact, rounded to float64: to nearest, ties to even, or to odd; IEEE 754's special
-    cases as the module says."""
+    """Σ a[k]·b[k], exact, rounded to float64: to nearest, ties to even (float64 factors), or to odd (the
+    factors of the narrower types); IEEE 754's special cases as the module says."""
     pairs = list(zip(a, b, strict=True))
     special = [x * y for x, y in pairs if not (math.isfinite(x) and math.isfinite(y))]  # IEEE's products
     if any(math.isnan(p) for p in special) or {math.inf, -math.inf} <= set(special):
         return math.nan
     if special:
         return special[0]
-    total = 0
-    for x, y in pairs:
-        (nx, dx), (ny, dy) = x.as_integer_ratio(), y.as_integer_ratio()
-        total += nx * ny * (SCALE // dx) * (SCALE // dy)  # exact, in units of 1/SCALE²
-    if total == 0:  # −0 only if every product is −0: factors of opposite signs, and at least one product
-        every_negative = all(math.copysign(1, x) != math.copysign(1, y) for x, y in pairs)
-        return -0.0 if pairs and every_negative else 0.0
-    return _float64_of(total, SCALE * SCALE, to_odd)
+    if not to_odd:  # float64 factors: their products are not exact in float64; Python's integers are
+        total = 0
+        for x, y in pairs:
+            (nx, dx), (ny, dy) = x.as_integer_ratio(), y.as_integer_ratio()
+            total += nx * ny * (SCALE // dx) * (SCALE // dy)  # exact, in units of 1/SCALE²
+        return _float64_of(total, SCALE * SCALE) if total else _zero(pairs)
+    # The narrower types: each product is exact in float64, and fsum's sum of exact terms is the exact sum
+    # rounded to nearest (CPython's math.fsum: Shewchuk's partials, correctly rounded); what is left of the
+    # exact sum after it, summed the same way, has the sign of the exact remainder (zero only if none is).
+    products = [x * y for x, y in pairs]
+    nearest = math.fsum(products)
+    if nearest == 0:  # a nonzero sum of multiples of 2^-298 below 2^300 rounds to no zero in float64
+        return _zero(pairs)
+    remainder = math.fsum([*products, -nearest])
+    if remainder == 0 or np.float64(nearest).view(np.uint64) & 1:
+        return nearest
+    return math.nextafter(
+        nearest, math.inf if remainder > 0 else -math.inf
+    )  # the odd one of the two around it
 
 
-def _float64_of(total: int, scale: int, to_odd: bool) -> float:
-    """total/scale (scale a power of 2) rounded to float64: to nearest, ties to even, or to odd."""
+def _zero(pairs: list[tuple[float, float]]) -> float:
+    """An exact sum that is zero: −0 only if every product is −0 (factors of opposite signs, at least one
+    product), +0 otherwise."""
+    every_negative = all(math.copysign(1, x) != math.copysign(1, y) for x, y in pairs)
+    return -0.0 if pairs and every_negative else 0.0
+
+
+def _float64_of(total: int, scale: int) -> float:
+    """total/scale (scale a power of 2) rounded to float64, to nearest, ties to even."""
     try:
-        nearest = total / scale  # Python's int division: correctly rounded, subnormals included
+        return total / scale  # Python's int division: correctly rounded, subnormals included
     except OverflowError:
         return math.inf if total > 0 else -math.inf  # beyond float64's range: infinite in every type
-    n, d = nearest.as_integer_ratio()
-    error = total - n * (scale // d)
-    if not to_odd or error == 0 or np.float64(nearest).view(np.uint64) & 1:
-        return nearest
-    return math.nextafter(nearest, math.inf if error > 0 else -math.inf)  # the odd one of the two around it
