@@ -291,6 +291,9 @@ def mutants(session: nox.Session) -> None:
         stale = sorted({*stale, *records.changed_since(base)})
     names = records.to_run(stale)
     if names:
+        # mutmut reuses its map of which tests run which function even when the tests or the functions
+        # changed: a new function would have no tests, and its mutants would survive. Map them again.
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         logged(session, "mutants", "mutmut", "run", *names, env=env)
     records.update(stale, ROOT / "mutants")
     reused = len(records.modules) - len(stale)
