@@ -9,6 +9,7 @@ special cases written out.
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import gmpy2
@@ -292,8 +293,11 @@ def test_P1_the_judging_bound_is_the_rule_s_widened_by_its_float64_margin(dtype:
     u, eta = UNIT_ROUNDOFF[dtype.name], Fraction(float(ml_dtypes.finfo(dtype).smallest_subnormal))
     widening = (1 + Fraction(4 * (n + 1), 2**53)) * (1 + Fraction(1, 2**50)) * (1 + Fraction(1, 2**51))
     for row, allowed in zip(X.tolist(), error.tolist(), strict=True):
-        rule = gamma(n + 1, u) * sum(abs(Fraction(t)) for t in row) / n + eta
+        relative = gamma(n + 1, u) * sum(abs(Fraction(t)) for t in row) / n
+        rule = relative + eta
         assert rule <= Fraction(allowed) <= rule * widening, (row, allowed)
+        if n >= 16:  # the margin for numpy's float64 sum of the magnitudes is there, not just the rule
+            assert Fraction(allowed) >= relative * (1 + Fraction(4 * (n + 1), 2**53)) + eta, (row, allowed)
 
 
 @req("REDUCEMEAN_P1")
@@ -306,10 +310,29 @@ def test_P1_the_bound_is_any_value_where_n_plus_1_times_u_reaches_1_or_the_magni
     for n, finite in ((254, True), (255, False)):
         X = np.ones((2, n), b)
         assert np.isfinite(engine_error(call(X, [1]), X, np.array([1], I64))).all() == finite, n
-    top = float(ml_dtypes.finfo(np.float32).max)
-    X = np.array([[top / 2, top / 2, top / 4], [top / 2, -top / 4, 1.0]], np.float32)
-    error = engine_error(call(X, [1]), X, np.array([1], I64))
-    assert np.isinf(error[0]) and np.isfinite(error[1])
+    for dtype in (np.dtype(np.float32), np.dtype(np.float64)):  # float64: Σ|x| beyond float64's range too
+        top = float(ml_dtypes.finfo(dtype).max)
+        X = np.array([[top / 2, top / 2, top / 4], [top / 2, -top / 4, 1.0]], dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            error = engine_error(call(X, [1]), X, np.array([1], I64))
+        assert np.isinf(error[0]) and np.isfinite(error[1]), dtype
+    top64 = np.float64(np.finfo(np.float64).max)  # raised by 4(n + 1) = 8 units, Σ|x| reaches it: a bound
+    below = top64
+    for _ in range(8):
+        below = np.nextafter(below, 0.0)
+    X = np.array([[below]], np.float64)
+    assert np.isfinite(engine_error(call(X, [1]), X, np.array([1], I64))[0])
+
+
+@req("REDUCEMEAN_P1")
+def test_P1_the_bound_has_y_s_shape_with_keepdims() -> None:
+    from sonnx_spec.ops.reduce_mean import engine_error
+
+    X = np.full((2, 3), 2.0, np.float32)
+    for A, keepdims in (([1], 1), ([], 1), ([0], 0)):
+        Y = reduce_mean(X, np.array(A, I64), keepdims=keepdims, noop_with_empty_axes=0)
+        assert engine_error(Y, X, np.array(A, I64)).shape == Y.shape
 
 
 @req("REDUCEMEAN_P1")
@@ -335,6 +358,17 @@ def test_S3_a_term_float64_cannot_hold_decides_the_rounding() -> None:
     rounds down to 1/2: the bound must send this row to the exact path."""
     X = np.array([[2.0, 2.0**-23, 2.0**-100, 0.0], [2.0, 2.0**-23, -(2.0**-100), 0.0]], np.float32)
     assert_same(call(X, [1]), np.array([0.5 + 2.0**-24, 0.5], np.float32))
+
+
+@req("REDUCEMEAN_S3")
+def test_S3_a_bfloat16_mean_on_the_exact_path_is_rounded_once() -> None:
+    """[2, 2⁻⁷, ±2⁻¹⁰⁰, 0] in bfloat16: the mean is 1/2 + 2⁻⁹ ± 2⁻¹⁰², either side of the midpoint of 1/2 and
+    1/2 + 2⁻⁸. float64 loses 2⁻¹⁰⁰ (the exact path); the exact mean rounded to odd in float64 is then
+    rounded once more, to bfloat16: ml_dtypes' own cast of a float64 goes through float32 to nearest, which
+    would land on the midpoint and round the first to even, 1/2."""
+    b = np.dtype(ml_dtypes.bfloat16)
+    X = np.array([[2.0, 2.0**-7, 2.0**-100, 0.0], [2.0, 2.0**-7, -(2.0**-100), 0.0]], b)
+    assert_same(call(X, [1]), np.array([0.5 + 2.0**-8, 0.5], b))
 
 
 @req("REDUCEMEAN_S3")

@@ -282,6 +282,19 @@ def test_GEN_E1_a_result_too_large_for_memory_is_refused() -> None:
         call(huge, [2])
 
 
+@req("GEN_E1")
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)], ids=["int8", "float32"])
+def test_GEN_E1_names_the_operator(dtype: np.dtype) -> None:
+    """The integer path (wrapped_sum) and the floating-point path (exact_sum) both name reduce_sum."""
+    huge = np.broadcast_to(np.ones((1, 1, 1), dtype), (2**30, 2**30, 1))  # a view: no memory of its own
+    with raises_req("GEN_E1") as info:
+        call(huge, [2])
+    assert info.value.problem == (
+        f"reduce_sum: a result of shape (1073741824, 1073741824) and type {dtype} "
+        "does not fit in this machine's memory"
+    )
+
+
 # -- REDUCESUM_P1: the engines' bound -------------------------------------------------------------------
 
 
@@ -362,6 +375,8 @@ def test_P1_the_judging_bound_is_the_rule_s_widened_by_its_float64_margin(dtype:
     for row, allowed in zip(X.tolist(), error.tolist(), strict=True):
         rule = gamma(n - 1, u) * sum(abs(Fraction(t)) for t in row)
         assert rule <= Fraction(allowed) <= rule * widening, (row, allowed)
+        if n >= 16:  # the margin for numpy's float64 sum of the magnitudes is there, not just the rule
+            assert Fraction(allowed) >= rule * (1 + Fraction(4 * (n + 1), 2**53)), (row, allowed)
     if n == 1:
         assert not error.any()
 
@@ -383,6 +398,26 @@ def test_P1_the_bound_is_any_value_where_n_minus_1_times_u_reaches_1_or_the_magn
             warnings.simplefilter("error")
             error = engine_error(call(X, [1]), X, np.array([1], I64))
         assert np.isinf(error[0]) and np.isfinite(error[1]) and np.isinf(error[2]), dtype
+    one = np.array([[math.inf], [2.0]], np.float32)  # one term: γ₀ = 0, and 0·∞ raises no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        error = engine_error(call(one, [1]), one, np.array([1], I64))
+    assert error[1] == 0 and error.shape == (2,)
+
+
+@req("REDUCESUM_P1")
+def test_P1_magnitudes_that_reach_the_largest_value_once_raised_still_bound() -> None:
+    """Σ|x| eight float64 steps below float64's largest value, raised by its 4(n + 1) = 8 units, is the
+    largest value itself: not beyond it, so the rule still bounds the (single) term: 0, exact."""
+    from sonnx_spec.ops.reduce_sum import engine_error
+
+    top = np.float64(np.finfo(np.float64).max)
+    below = top
+    for _ in range(8):
+        below = np.nextafter(below, 0.0)
+    assert below * (1 + 8 * 2.0**-53) == top
+    X = np.array([[below]], np.float64)
+    assert engine_error(call(X, [1]), X, np.array([1], I64))[0] == 0
 
 
 @req("REDUCESUM_P1")
@@ -397,7 +432,9 @@ def test_P1_the_bound_counts_the_terms_from_A_and_Y_s_shape(
     from sonnx_spec.ops.reduce_sum import engine_error
 
     X = np.full((2, 3), 2.0, np.float32)
-    error = engine_error(call(X, A, keepdims, noop), X, np.array(A, I64))
+    Y = call(X, A, keepdims, noop)
+    error = engine_error(Y, X, np.array(A, I64))
+    assert error.shape == Y.shape
     assert np.all(Fraction(float(e)) >= gamma(n - 1, UNIT_ROUNDOFF["float32"]) * 2 * n for e in error.flat)
     assert np.all(error <= float(gamma(n - 1, UNIT_ROUNDOFF["float32"]) * 2 * n) * (1 + 2.0**-40))
 

@@ -96,7 +96,7 @@ def engine_error(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> np.ndarray:
         return np.full(Y.shape, np.inf)
     gamma = k * u / (1 - k * u)
     eta = float(info.smallest_subnormal)
-    with np.errstate(over="ignore", invalid="ignore"):  # an infinite term: its element is exact anyway
+    with np.errstate(over="ignore"):  # magnitudes beyond float64's range: any value, as for an infinite one
         magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
         magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
         error = np.asarray(np.nextafter((gamma * magnitudes / n + eta) * (1 + 2.0**-50), np.inf))

@@ -130,7 +130,7 @@ def engine_error(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> np.ndarray:
     if m * u >= 1:
         return np.full(Y.shape, np.inf)
     gamma = m * u / (1 - m * u)
-    with np.errstate(over="ignore", invalid="ignore"):  # an infinite term: its element is exact anyway
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond float64's range; 0·∞ for one infinite term
         magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
         magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
         error = np.asarray(gamma * magnitudes * (1 + 2.0**-50))
