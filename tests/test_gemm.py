@@ -672,3 +672,45 @@ def test_P1_near_the_largest_value_the_bound_is_any_value(dtype: np.dtype) -> No
     assert np.isinf(error[0, 0]) and error[0, 0] > 0  # S⁺ = 1.125·max: C's half counted
     assert np.isfinite(error[1, 0]) and error[1, 0] > 0  # S⁺ = 0.625·max
     engine_error(Y, A, np.array([[0.0]], dtype), np.array([[INF], [0.0], [1.0]], dtype))  # inf·0, C = ∞
+
+
+# -- in a model ----------------------------------------------------------------------------------------------
+
+
+def gemm_model(**attributes: float | int) -> object:
+    """A one-node model: Gemm of a (2, 3) input X, a (3, 4) weight W and a (2, 4) bias, opset 13."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight_shape = (4, 3) if attributes.get("transB") else (3, 4)
+    initializers = [
+        numpy_helper.from_array(np.ones(weight_shape, np.float32), "W"),
+        numpy_helper.from_array(np.zeros((2, 4), np.float32), "bias"),
+    ]
+    node = helper.make_node("Gemm", ["X", "W", "bias"], ["Y"], **attributes)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 4])],
+        initializers,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+@req("GEMM_C5", "GEMM_C6", "GR4")
+def test_C5_C6_in_a_model_the_checker_names_the_rule_and_the_rewrite() -> None:
+    from sonnx_spec.models.check import check_model
+
+    plain = {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}
+    assert check_model(gemm_model(**plain)).findings == []
+    for attribute, value, rule, rewrite in (
+        ("transB", 1, "GEMM_C6", "a Transpose node (perm = [1, 0])"),
+        ("alpha", 0.5, "GEMM_C5", "a Mul node"),
+        ("beta", 2.0, "GEMM_C5", "a Mul node"),
+    ):
+        findings = check_model(gemm_model(**{**plain, attribute: value})).findings
+        refused = [f for f in findings if f.rule == rule]
+        assert len(refused) == 1 and rewrite in refused[0].message, findings
+        assert f"{attribute} is {value!r}" in refused[0].message
+    findings = check_model(gemm_model(alpha=1.0, beta=1.0, transB=0)).findings  # transA left out
+    assert [f.rule for f in findings if "transA" in f.message] == ["GR4"]
