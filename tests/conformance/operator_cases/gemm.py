@@ -203,17 +203,19 @@ EXPLAINED = {
     "bias broadcasting": Explanation(
         "GEMM_C3",
         "ONNX's Gemm broadcasts C to (M, N) unidirectionally, and the engines do; the profile requires C of "
-        "that shape: a model makes the broadcast explicit with Expand.",
+        "that shape (a C of rank 1 is refused as no matrix, GEMM_C1): a model makes the broadcast explicit "
+        "with Expand.",
     ),
     "integer overflow": Explanation(
         "GEMM_S2",
-        "The sum wraps modulo 2^n; the ONNX reference multiplies the product by alpha, a Python float, so it "
-        "computes an integer Gemm in float64 and converts the result back to the type, which does not wrap "
-        "(int32's out-of-range values become the lowest one) and rounds int64 sums beyond 2^53.",
+        "The sum wraps modulo 2^n; the ONNX reference computes A·B in the type (wrapping), multiplies it by "
+        "alpha, a Python float, which makes it float64, adds C in float64 and converts back to the type: C's "
+        "addition does not wrap (int32's out-of-range values become the lowest one), and int64 sums beyond "
+        "2^53 are rounded.",
     ),
     "extreme values": Explanation(
         "GEMM_S1",
-        "C's element is a term of the exact sum. For integers the ONNX reference computes in float64 and "
+        "C's element is a term of the exact sum. For integers the ONNX reference adds C in float64 and "
         "converts back, without wrapping (GEMM_S2); for floating point an engine rounds the product max·2 to "
         "+∞ before adding C = −max, where the exact sum max·2 − max is max (GEMM_S3), which GEMM_P1 admits: "
         "the sum of the magnitudes overflows.",
