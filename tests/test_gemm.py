@@ -37,7 +37,7 @@ from sonnx_spec import gemm, matmul
 from sonnx_spec.accuracy import judge
 
 NAN, INF = math.nan, math.inf
-PLAIN = {"alpha": 1.0, "beta": 1.0, "trans_a": 0, "trans_b": 0}
+PLAIN = {"alpha_ab": 1.0, "beta_c": 1.0, "trans_a": 0, "trans_b": 0}
 
 
 def call(A: np.ndarray, B: np.ndarray, C: np.ndarray) -> np.ndarray:
@@ -143,17 +143,20 @@ def test_C4_C7_shape_and_type_of_Y(dtype: np.dtype, data: st.DataObject) -> None
 
 @req("GEMM_C5")
 @pytest.mark.parametrize("dtype", [np.dtype(np.int32), np.dtype(np.float32)], ids=["int32", "float32"])
-@pytest.mark.parametrize("name", ["alpha", "beta"])
+@pytest.mark.parametrize(
+    ("name", "onnx_name", "operand"), [("alpha_ab", "alpha", "A·B"), ("beta_c", "beta", "C")]
+)
 @pytest.mark.parametrize("value", [2.0, 0.0, -1.0, 0.5, NAN, INF, 1.0000001])
-def test_C5_alpha_and_beta_are_1(dtype: np.dtype, name: str, value: float) -> None:
+def test_C5_alpha_and_beta_are_1(
+    dtype: np.dtype, name: str, onnx_name: str, operand: str, value: float
+) -> None:
     ones = np.ones((1, 1), dtype)
     with raises_req("GEMM_C5") as info:
         gemm(ones, ones, ones, **{**PLAIN, name: value})
     assert (info.value.operator, info.value.tensor) == ("gemm", name)
-    operand = "A·B" if name == "alpha" else "C"
     assert info.value.problem == (
-        f"gemm: {name} is {value!r}; the profile's Gemm takes {name} = 1.0 only: a model scales {operand} by"
-        " a Mul node of its own"
+        f"gemm: {onnx_name} is {value!r}; the profile's Gemm takes {onnx_name} = 1.0 only: a model scales"
+        f" {operand} by a Mul node of its own"
     )
     assert call(ones, ones, ones).tolist() == [[2]]  # 1.0 itself is taken
 
@@ -181,16 +184,16 @@ def test_C6_transA_and_transB_are_0(
 def test_C5_C6_the_attributes_are_checked_before_the_shapes_alpha_first() -> None:
     A, B, C = np.ones((2, 3)), np.ones((2, 3)), np.ones((1, 1))  # GEMM_C2 and GEMM_C3 would refuse them
     with raises_req("GEMM_C5") as info:
-        gemm(A, B, C, alpha=2.0, beta=2.0, trans_a=1, trans_b=1)
-    assert info.value.tensor == "alpha"
+        gemm(A, B, C, alpha_ab=2.0, beta_c=2.0, trans_a=1, trans_b=1)
+    assert info.value.tensor == "alpha_ab"
     with raises_req("GEMM_C5") as info:
-        gemm(A, B, C, alpha=1.0, beta=2.0, trans_a=1, trans_b=1)
-    assert info.value.tensor == "beta"
+        gemm(A, B, C, alpha_ab=1.0, beta_c=2.0, trans_a=1, trans_b=1)
+    assert info.value.tensor == "beta_c"
     with raises_req("GEMM_C6") as info:
-        gemm(A, B, C, alpha=1.0, beta=1.0, trans_a=1, trans_b=1)
+        gemm(A, B, C, alpha_ab=1.0, beta_c=1.0, trans_a=1, trans_b=1)
     assert info.value.tensor == "trans_a"
     with raises_req("GEMM_C6") as info:
-        gemm(A, B, C, alpha=1.0, beta=1.0, trans_a=0, trans_b=1)
+        gemm(A, B, C, alpha_ab=1.0, beta_c=1.0, trans_a=0, trans_b=1)
     assert info.value.tensor == "trans_b"
     with raises_req("GEMM_C2"):
         call(A, B, C)

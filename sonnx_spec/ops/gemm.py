@@ -15,9 +15,12 @@ from ..types import FLOAT_TYPES
 Array = np.ndarray | np.generic
 
 
-def check_attributes(alpha: float, beta: float, trans_a: int, trans_b: int) -> None:
+def check_attributes(alpha_ab: float, beta_c: float, trans_a: int, trans_b: int) -> None:
     """GEMM_C5, GEMM_C6: the attributes at the values that leave A·B + C as it is."""
-    for name, onnx_name, value, operand in (("alpha", "alpha", alpha, "A·B"), ("beta", "beta", beta, "C")):
+    for name, onnx_name, value, operand in (
+        ("alpha_ab", "alpha", alpha_ab, "A·B"),
+        ("beta_c", "beta", beta_c, "C"),
+    ):
         if value != 1.0:
             problem = (
                 f"gemm: {onnx_name} is {value!r}; the profile's Gemm takes {onnx_name} = 1.0 only: a model"
@@ -56,14 +59,14 @@ def output_shape(A: Array, B: Array, C: Array) -> tuple[int, int]:
 
 
 def gemm(
-    A: Array, B: Array, C: Array, *, alpha: float, beta: float, trans_a: int, trans_b: int
+    A: Array, B: Array, C: Array, *, alpha_ab: float, beta_c: float, trans_a: int, trans_b: int
 ) -> np.ndarray:
     """Matrix product of A and B plus C: exact sums of exact products and of C, rounded once.
 
     ``A`` has shape (m, n), ``B`` (n, p) and ``C`` (m, p), all three of rank 2
     (GEMM_C1, GEMM_C2): C is not broadcast (GEMM_C3). ``Y`` has shape (m, p).
-    ``alpha`` and ``beta`` are 1.0 and ``trans_a`` and ``trans_b`` are 0 (ONNX's
-    transA and transB), the values at which ONNX's Gemm is A·B + C (GEMM_C5,
+    ``alpha_ab`` and ``beta_c`` are 1.0 and ``trans_a`` and ``trans_b`` are 0 (ONNX's
+    alpha, beta, transA and transB), the values at which ONNX's Gemm is A·B + C (GEMM_C5,
     GEMM_C6); every attribute is given (GR4). Integers: the exact sum modulo
     2^n. Floating point: the exact real Σₖ A[i, k]·B[k, j] + C[i, j] rounded
     once to the type (to nearest, ties to even), whatever order an engine
@@ -78,10 +81,10 @@ def gemm(
     >>> A = np.array([[1e8, 1.0]], dtype=np.float32)
     >>> B = np.ones((2, 1), dtype=np.float32)
     >>> C = np.array([[-1e8]], dtype=np.float32)
-    >>> sonnx_spec.gemm(A, B, C, alpha=1.0, beta=1.0, trans_a=0, trans_b=0)
+    >>> sonnx_spec.gemm(A, B, C, alpha_ab=1.0, beta_c=1.0, trans_a=0, trans_b=0)
     array([[1.]], dtype=float32)
     """
-    check_attributes(alpha, beta, trans_a, trans_b)  # GEMM_C5, GEMM_C6
+    check_attributes(alpha_ab, beta_c, trans_a, trans_b)  # GEMM_C5, GEMM_C6
     shape = output_shape(A, B, C)  # GEMM_C2, GEMM_C3; GEMM_C4: Y's shape
     dtype = np.asarray(A).dtype  # GEMM_C7: Y has the type of A, B and C
     if dtype in FLOAT_TYPES:
@@ -107,8 +110,8 @@ gemm = operator(
         Tensor("C", "C", "T", rank=2, rank_rule="GEMM_C1", doc="the addend, a matrix of shape (m, p)"),
     ),
     attributes=(
-        Attribute("alpha", "alpha", "float", doc="the factor of A·B: 1.0 only (GEMM_C5)"),
-        Attribute("beta", "beta", "float", doc="the factor of C: 1.0 only (GEMM_C5)"),
+        Attribute("alpha_ab", "alpha", "float", doc="the factor of A·B: 1.0 only (GEMM_C5)"),
+        Attribute("beta_c", "beta", "float", doc="the factor of C: 1.0 only (GEMM_C5)"),
         Attribute("trans_a", "transA", "int", doc="whether A is transposed first: 0 only (GEMM_C6)"),
         Attribute("trans_b", "transB", "int", doc="whether B is transposed first: 0 only (GEMM_C6)"),
     ),

@@ -274,7 +274,7 @@ def test_a_float_attribute_of_an_operator_stated_on_indices_is_an_exact_real_lit
     """Gemm's alpha and beta follow the inputs' dimensions as reals (their float32 values, exactly), then its
     int attributes; a negative or non-finite float is outside the model."""
     lines = ["A = [[2, 3]]", "B = [[4], [5]]", "C = [[7]]", "trans_a = 0", "trans_b = 0", "Y = [[30]]"]
-    [module] = modules("gemm", ["int32"], *lines[:3], "alpha = 1.0", "beta = 1.0", *lines[3:])
+    [module] = modules("gemm", ["int32"], *lines[:3], "alpha_ab = 1.0", "beta_c = 1.0", *lines[3:])
     body = goal_body(module.text, "gemm_ex1_int32_holds")
     given = "(Cons 1 (Cons 2 Nil)) (Cons 2 (Cons 1 Nil)) (Cons 1 (Cons 1 Nil)) 1.0 1.0 0 0"
     assert body.split(" /\\ ")[0] == f"gemm_dims {given} = (Cons 1 (Cons 1 Nil))"

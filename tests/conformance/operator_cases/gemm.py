@@ -26,18 +26,18 @@ TOPICS = (
     "subnormal",
 )
 
-PLAIN = {"alpha": 1.0, "beta": 1.0, "trans_a": 0, "trans_b": 0}
+PLAIN = {"alpha_ab": 1.0, "beta_c": 1.0, "trans_a": 0, "trans_b": 0}
 """The only attributes the profile's Gemm takes (GEMM_C5, GEMM_C6)."""
 
 
 def numpy(
-    A: np.ndarray, B: np.ndarray, C: np.ndarray, *, alpha: float, beta: float, trans_a: int, trans_b: int
+    A: np.ndarray, B: np.ndarray, C: np.ndarray, *, alpha_ab: float, beta_c: float, trans_a: int, trans_b: int
 ):
     """ONNX's formula as a developer writes it: alpha·A'·B' + beta·C, the factors in the operands' type."""
     a = A.T if trans_a else A
     b = B.T if trans_b else B
     scale = A.dtype.type
-    return np.matmul(a, b) * scale(alpha) + C * scale(beta)
+    return np.matmul(a, b) * scale(alpha_ab) + C * scale(beta_c)
 
 
 SAMPLE_FROM_CASES = True
@@ -88,8 +88,8 @@ def rows(v: Values) -> list[tuple]:
             (v([[1, 2], [3, 4]]), v([[1], [1]]), v([[0], [0]])),
             {**plain, "trans_a": 1},
         ),
-        ("alpha = 2", "scaling", (v([[1, 2]]), v([[1], [1]]), v([[1]])), {**plain, "alpha": 2.0}),
-        ("beta = 0", "scaling", (v([[1, 2]]), v([[1], [1]]), v([[7]])), {**plain, "beta": 0.0}),
+        ("alpha = 2", "scaling", (v([[1, 2]]), v([[1], [1]]), v([[1]])), {**plain, "alpha_ab": 2.0}),
+        ("beta = 0", "scaling", (v([[1, 2]]), v([[1], [1]]), v([[7]])), {**plain, "beta_c": 0.0}),
         (
             "C of shape (1, 2)",
             "bias broadcasting",
