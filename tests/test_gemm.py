@@ -286,6 +286,27 @@ def test_S3_one_rounding_not_two(dtype: np.dtype) -> None:
 
 @req("GEMM_S3")
 @FLOATS
+@pytest.mark.parametrize("n", [1, 2])
+def test_S3_a_tie_of_the_products_that_only_C_breaks(dtype: np.dtype, n: int) -> None:
+    """(1 + 2⁻ⁱ)(1 + 2⁻ʲ) with i + j = p, the type's precision, is 1 + 2⁻ⁱ + 2⁻ʲ + 2⁻ᵖ: a tie between two
+    values of the type. C = ± the smallest subnormal breaks it, far below any float64 sum's precision: the
+    result is the value above or below, never the even one a float64 evaluation would give. With n = 2 a
+    zero product is added."""
+    p = ml_dtypes.finfo(dtype).nmant + 1
+    i, j = p // 2, p - p // 2
+    tiny = float(ml_dtypes.finfo(dtype).smallest_subnormal)
+    a, b = 1 + 2.0**-i, 1 + 2.0**-j
+    A, B = values(dtype, [[a, 0.0][:n]]), values(dtype, [[b], [3.0]][:n])
+    below, above = 1 + 2.0**-i + 2.0**-j, 1 + 2.0**-i + 2.0**-j + 2.0 ** (1 - p)
+    assert Fraction(a) * Fraction(b) == (Fraction(below) + Fraction(above)) / 2  # the tie
+    assert_same(call(A, B, values(dtype, [[tiny]])), values(dtype, [[above]]))
+    assert_same(call(A, B, values(dtype, [[-tiny]])), values(dtype, [[below]]))
+    # With C = +0 the tie goes to the even one: below, whose last bit, 2⁻ʲ·2ʲ⁻¹ of the unit 2¹⁻ᵖ, is 0.
+    assert_same(call(A, B, values(dtype, [[0.0]])), values(dtype, [[below]]))
+
+
+@req("GEMM_S3")
+@FLOATS
 def test_S3_cancellation_against_C_in_every_type(dtype: np.dtype) -> None:
     big = float(ml_dtypes.finfo(dtype).max) / 4
     tiny = float(ml_dtypes.finfo(dtype).smallest_subnormal)
