@@ -695,6 +695,9 @@ def test_P1_near_the_largest_value_the_bound_is_any_value(dtype: np.dtype) -> No
     error = engine_error(Y, A, B, np.array([[big / 2], [0.0], [1.0]], dtype))
     assert np.isinf(error[0, 0]) and error[0, 0] > 0  # S⁺ = 1.125·max: C's half counted
     assert np.isfinite(error[1, 0]) and error[1, 0] > 0  # S⁺ = 0.625·max
+    top = np.array([[big]], dtype)  # S⁺ = max: (1 + γ)·max passes it, (1 − γ)·max would not
+    assert np.isinf(engine_error(Y[:1], top, np.array([[1.0]], dtype), np.array([[0.0]], dtype))[0, 0])
+    assert np.isinf(engine_error(Y[:1], np.array([[0.0]], dtype), np.array([[1.0]], dtype), top)[0, 0])
     engine_error(Y, A, np.array([[0.0]], dtype), np.array([[INF], [0.0], [1.0]], dtype))  # inf·0, C = ∞
 
 

@@ -149,8 +149,7 @@ def _special(
         else:
             positive_zero |= ~np.signbit(C)
         approx[zero] = np.where(positive_zero[zero], 0.0, -0.0)
-    finite_c = C is None or np.isfinite(C).all()
-    if np.isfinite(A).all() and np.isfinite(B).all() and finite_c:
+    if np.isfinite(A).all() and np.isfinite(B).all() and (C is None or np.isfinite(C).all()):
         return
     inf_a, inf_b = np.isinf(A), np.isinf(B)
     every_a, every_b = np.ones(A.shape, bool), np.ones(B.shape, bool)

@@ -131,15 +131,15 @@ def engine_error(
     rule asks for a zero of either sign: the bound there is η, which the judge widens by the reference's
     own rounding."""
     info = ml_dtypes.finfo(Y.dtype)
-    n = A.shape[-1]
+    n = A.shape[1]
     k = n + 2
     u = 2.0 ** -(info.nmant + 1)
     if 2 * k * u > 1:
         return np.full(Y.shape, np.inf)
     gamma = k * u / (1 - k * u)
     with np.errstate(over="ignore", invalid="ignore"):  # an infinite term: its element is exact anyway
-        magnitudes = np.matmul(np.abs(A.astype(np.float64)), np.abs(B.astype(np.float64)))
-        magnitudes += np.abs(C.astype(np.float64))
+        magnitudes = np.matmul(np.abs(np.asarray(A, np.float64)), np.abs(np.asarray(B, np.float64)))
+        magnitudes += np.abs(np.asarray(C, np.float64))
         magnitudes *= 1 + 4 * k * 2.0**-53
         error = gamma * magnitudes + 2 * k * (float(info.smallest_subnormal) / 2)
         error = np.nextafter(error, np.inf)  # the sum rounded to nearest may lie below the exact one
