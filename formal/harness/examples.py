@@ -43,6 +43,7 @@ import math
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -381,6 +382,9 @@ def _given(op: Operator, case: Case) -> list[str]:
         if _is_data(op, attribute):  # the data, as a tensor attribute: its dimensions, as a data input's
             arguments.append(_ints(np.shape(value)))
             continue
+        if attribute.kind == "float":  # its float32 value, exactly, as a real literal (Gemm's alpha)
+            arguments.append(_real(float(np.float32(float(value)))))
+            continue
         if attribute.kind not in ("int", "ints", "string"):
             raise OutsideModel(f"a {attribute.kind} attribute of an operator stated on indices")
         if attribute.kind == "string":  # the codes of its characters: Why3 compares lists of integers
@@ -390,6 +394,14 @@ def _given(op: Operator, case: Case) -> list[str]:
     if case.output is not None:  # an operator of several outputs: the number of the one stated
         arguments.append(_int(case.output))
     return arguments
+
+
+def _real(value: float) -> str:
+    """A finite, non-negative float as an exact Why3 real literal (a float's decimal expansion is finite);
+    a negative or non-finite one is outside the model, which states no real arithmetic on literals."""
+    if not math.isfinite(value) or math.copysign(1.0, value) < 0:
+        raise OutsideModel(f"the float attribute {value!r} as a real literal")
+    return format(Decimal(value), "f") if value != int(value) else f"{int(value)}.0"
 
 
 def _is_data(op: Operator, attribute: Attribute) -> bool:

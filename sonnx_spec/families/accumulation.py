@@ -71,10 +71,12 @@ def decided(approx: np.ndarray, bound: np.ndarray, dtype: np.dtype) -> tuple[np.
     return rounded, alike | (bound == 0)
 
 
-def exact_matmul(operator: str, A: Array, B: Array) -> np.ndarray:
+def exact_matmul(operator: str, A: Array, B: Array, C: Array | None = None) -> np.ndarray:
     """A·B as numpy's ``matmul`` shapes it (``A`` of shape (…, m, n), ``B`` of (…, n, p), the leading axes
     broadcast), of the floating-point type of both: each element the exact Σₖ A[…, i, k]·B[…, k, j] rounded
-    once to that type, in a new array."""
+    once to that type, in a new array. With an addend ``C`` of the result's shape and type (Gemm's), each
+    element is the exact Σₖ A[…, i, k]·B[…, k, j] + C[…, i, j] rounded once: C's element is one more term,
+    the product C[…, i, j]·1, for the bound, IEEE 754's special cases and the sign of a zero alike."""
     A, B = np.asarray(A), np.asarray(B)
     dtype = A.dtype
     n = A.shape[-1]
@@ -86,16 +88,29 @@ def exact_matmul(operator: str, A: Array, B: Array) -> np.ndarray:
         wide_a, wide_b = _wide(A), _wide(B)
         a, b = _finite_part(wide_a), _finite_part(wide_b)
         approx = np.matmul(a, b)
-        bound = np.matmul(np.abs(a), np.abs(b)) * gamma(n)
-        _special(wide_a, wide_b, approx, bound)
+        magnitudes = np.matmul(np.abs(a), np.abs(b))
+        wide_c = None
+        if C is not None:  # one more term, exact in float64: n + 1 terms in all
+            wide_c = _wide(np.asarray(C))
+            c = _finite_part(wide_c)
+            approx += c
+            magnitudes += np.abs(c)
+        bound = magnitudes * gamma(n if C is None else n + 1)
+        _special(wide_a, wide_b, approx, bound, wide_c)
         out[...], ok = decided(approx, bound, dtype)
         undecided = ~ok
     if undecided.any():
         a_rows = np.broadcast_to(A[..., :, None, :], (*shape, n))  # views: element (…, i, j) sums row i
         b_columns = np.broadcast_to(np.swapaxes(B, -1, -2)[..., None, :, :], (*shape, n))  # and column j
         to_odd = dtype != np.float64  # to odd in float64, then once to the type: one rounding (rounding.py)
-        where = map(tuple, np.argwhere(undecided))
-        sums = [_exact_dot(_floats(a_rows[i]), _floats(b_columns[i]), to_odd) for i in where]
+        where = [tuple(i) for i in np.argwhere(undecided)]
+        # C's element as the product C[…, i, j]·1 (boolean indexing reads in argwhere's row-major order)
+        addends = [[]] * len(where) if C is None else [[c] for c in _floats(np.asarray(C)[undecided])]
+        ones = [] if C is None else [1.0]
+        sums = [
+            _exact_dot(_floats(a_rows[i]) + c, _floats(b_columns[i]) + ones, to_odd)
+            for i, c in zip(where, addends, strict=True)
+        ]
         out[undecided] = rounded_to(np.array(sums), dtype)  # Python floats: float64
     return out
 
@@ -116,18 +131,25 @@ def _floats(X: np.ndarray) -> list[float]:
     return _wide(X).tolist()
 
 
-def _special(A: np.ndarray, B: np.ndarray, approx: np.ndarray, bound: np.ndarray) -> None:
-    """Writes into ``approx`` the elements decided without adding (A and B in float64): NaN or ±∞ where a
-    product is not finite, and the sign of an exact zero where every product is zero; their bound is 0.
+def _special(
+    A: np.ndarray, B: np.ndarray, approx: np.ndarray, bound: np.ndarray, C: np.ndarray | None = None
+) -> None:
+    """Writes into ``approx`` the elements decided without adding (A, B and the addend C in float64): NaN
+    or ±∞ where a term is not finite, and the sign of an exact zero where every term is zero; their bound
+    is 0.
 
     Which terms there are is found by boolean matrix products (numpy's matmul of bool arrays: whether
-    some k has both factors of a kind), whatever the shapes broadcast."""
+    some k has both factors of a kind), whatever the shapes broadcast; C's element is a term of its own."""
     sa, sb = np.signbit(A), np.signbit(B)
-    zero = bound == 0  # every finite product ±0 (the others are below)
-    if zero.any():  # −0 only where every product is −0: where none is +0 (factors of one sign)
+    zero = bound == 0  # every finite term ±0 (the others are below)
+    if zero.any():  # −0 only where every term is −0: where no product is +0 (factors of one sign), nor C
         positive_zero = np.matmul(sa, sb) | np.matmul(~sa, ~sb)
-        approx[zero] = np.where(positive_zero[zero] | (A.shape[-1] == 0), 0.0, -0.0)  # Σ∅ = +0
-    if np.isfinite(A).all() and np.isfinite(B).all():
+        if C is None:
+            positive_zero |= A.shape[-1] == 0  # Σ∅ = +0
+        else:
+            positive_zero |= ~np.signbit(C)
+        approx[zero] = np.where(positive_zero[zero], 0.0, -0.0)
+    if np.isfinite(A).all() and np.isfinite(B).all() and (C is None or np.isfinite(C).all()):
         return
     inf_a, inf_b = np.isinf(A), np.isinf(B)
     every_a, every_b = np.ones(A.shape, bool), np.ones(B.shape, bool)
@@ -139,6 +161,10 @@ def _special(A: np.ndarray, B: np.ndarray, approx: np.ndarray, bound: np.ndarray
     plus |= np.matmul(sa, inf_b & sb)
     minus = np.matmul(inf_a & ~sa, sb) | np.matmul(inf_a & sa, ~sb) | np.matmul(~sa, inf_b & sb)
     minus |= np.matmul(sa, inf_b & ~sb)
+    if C is not None:  # C's element: NaN, +∞ or −∞ on its own
+        nans |= np.isnan(C)
+        plus |= C == np.inf
+        minus |= C == -np.inf
     nan = nans | (plus & minus)
     infinite = ~nan & (plus | minus)
     approx[infinite] = np.where(plus[infinite], np.inf, -np.inf)

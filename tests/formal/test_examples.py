@@ -270,6 +270,22 @@ def test_a_data_movement_example_states_the_dims_and_where_each_element_comes_fr
     assert len(facts) == 5
 
 
+def test_a_float_attribute_of_an_operator_stated_on_indices_is_an_exact_real_literal():
+    """Gemm's alpha and beta follow the inputs' dimensions as reals (their float32 values, exactly), then its
+    int attributes; a negative or non-finite float is outside the model."""
+    lines = ["A = [[2, 3]]", "B = [[4], [5]]", "C = [[7]]", "trans_a = 0", "trans_b = 0", "Y = [[30]]"]
+    [module] = modules("gemm", ["int32"], *lines[:3], "alpha_ab = 1.0", "beta_c = 1.0", *lines[3:])
+    body = goal_body(module.text, "gemm_ex1_int32_holds")
+    given = "(Cons 1 (Cons 2 Nil)) (Cons 2 (Cons 1 Nil)) (Cons 1 (Cons 1 Nil)) 1.0 1.0 0 0"
+    assert body.split(" /\\ ")[0] == f"gemm_dims {given} = (Cons 1 (Cons 1 Nil))"
+    assert examples._real(0.1) == "0.1000000000000000055511151231257827021181583404541015625"
+    assert examples._real(np.float32(0.1).item()) == "0.100000001490116119384765625"
+    assert examples._real(2.0) == "2.0" and examples._real(0.0) == "0.0"
+    for outside in (-1.0, -0.0, float("inf"), float("nan")):
+        with pytest.raises(examples.OutsideModel):
+            examples._real(outside)
+
+
 def test_a_data_movement_operator_whose_data_is_a_tensor_attribute():
     """ConstantOfShape has no data input: its value attribute is the data, given by its dimensions in its
     place among the arguments, and its elements are the list each fact reads."""
