@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import timeit
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,13 +20,8 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # gallery/: tooling beside the package
 import gallery
+from bench import best_of  # bench/bench.py, beside this script
 from sonnx_spec import check_model, run_model
-
-
-def best(run: Callable[[], object], repeat: int) -> float:
-    """Seconds per call of ``run``: the best of ``repeat`` batches of calls lasting about 50 ms each."""
-    number = max(1, int(0.05 / timeit.timeit(run, number=1)))
-    return min(timeit.repeat(run, number=number, repeat=repeat)) / number
 
 
 def times(model: onnx.ModelProto, inputs: dict[str, np.ndarray], repeat: int) -> tuple[float, float, float]:
@@ -43,11 +36,15 @@ def times(model: onnx.ModelProto, inputs: dict[str, np.ndarray], repeat: int) ->
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
     evaluator = ReferenceEvaluator(model)
-    return (
-        best(lambda: run_model(model, inputs), repeat),
-        best(lambda: session.run(None, inputs), repeat),
-        best(lambda: evaluator.run(None, inputs), repeat),
+    ours, theirs, peer = best_of(
+        [
+            lambda: run_model(model, inputs),
+            lambda: session.run(None, inputs),
+            lambda: evaluator.run(None, inputs),
+        ],
+        repeat,
     )
+    return ours, theirs, peer
 
 
 def main() -> int:

@@ -16,6 +16,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
+from fractions import Fraction
+from pathlib import Path
 
 import gmpy2
 import ml_dtypes
@@ -122,3 +125,87 @@ def as_csv(rows: list[tuple[str, ...]], header: tuple[str, ...] = HEADER) -> str
     writer.writerow(header)
     writer.writerows(rows)
     return out.getvalue()
+
+
+def assert_published(path: Path, measured: str) -> None:
+    """The table committed at ``path`` is ``measured``, what the engines give now
+    (``SONNX_WRITE_MEASURED=1`` writes it there first)."""
+    if os.environ.get("SONNX_WRITE_MEASURED") == "1":
+        path.write_text(measured, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    stale = f"{path.relative_to(root)} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
+    assert path.exists() and path.read_text(encoding="utf-8") == measured, stale
+
+
+# -- sums of products (MatMul, Gemm): the engines against the exact sum and the operator's bound ----------
+
+SUMS_HEADER = ("engine", "type", "inputs", "not correctly rounded", "max ulp", "max error / bound")
+"""The columns of a sums-of-products table, before its last: ``meets <rule>``."""
+
+
+def exact_sums(
+    A: np.ndarray, B: np.ndarray, C: np.ndarray | None = None
+) -> tuple[list[list[Fraction]], list[list[Fraction]]]:
+    """Each element's exact Σₖ A[i, k]·B[k, j] (+ C[i, j]) and its sum of magnitudes, in fractions."""
+    a, b = A.astype(np.float64).tolist(), B.astype(np.float64).T.tolist()
+    c = np.zeros((len(a), len(b))) if C is None else C.astype(np.float64)
+    sums = [
+        [
+            sum((Fraction(x) * Fraction(y) for x, y in zip(r, col, strict=True)), Fraction(c[i][j]))
+            for j, col in enumerate(b)
+        ]
+        for i, r in enumerate(a)
+    ]
+    magnitudes = [
+        [
+            sum((abs(Fraction(x) * Fraction(y)) for x, y in zip(r, col, strict=True)), abs(Fraction(c[i][j])))
+            for j, col in enumerate(b)
+        ]
+        for i, r in enumerate(a)
+    ]
+    return sums, magnitudes
+
+
+def sum_rows(
+    op: str,
+    operands: list[np.ndarray],
+    attributes: dict,
+    described: str,
+    exact: tuple[list[list[Fraction]], list[list[Fraction]], np.ndarray],
+    n: int,
+    extra: int,
+    unit: float,
+    floor: float,
+) -> list[tuple[str, ...]]:
+    """One row per engine (SUMS_HEADER, then whether it meets the bound): its result against the exact
+    sums, their magnitudes and their correct rounding (``exact``), and against the bound γₖ·S⁺ + 2k·η of
+    k = n + ``extra`` terms (MatMul's n + 1, Gemm's n + 2), u = ``unit``, η = ``floor``, where 2k·u ≤ 1."""
+    sums, magnitudes, rounded = exact
+    k = n + extra
+    gamma = k * unit / (1 - k * unit)
+    applies = 2 * k * unit <= 1
+    rows = []
+    for engine in ENGINES:
+        result = engine.run(op, operands, attributes)
+        if result.status != "output":
+            rows.append((engine.name, rounded.dtype.name, described, "no kernel", "", "", ""))
+            continue
+        Y = np.asarray(result.outputs[0])
+        distances = ulp_distance(Y, rounded)
+        worst = max(
+            abs(Fraction(float(Y[i, j])) - sums[i][j]) / (gamma * magnitudes[i][j] + 2 * k * floor)
+            for i, j in np.ndindex(Y.shape)
+        )
+        meets = ("yes" if worst <= 1 else "no") if applies else f"no bound: 2(n + {extra})u > 1"
+        rows.append(
+            (
+                engine.name,
+                rounded.dtype.name,
+                described,
+                f"{int((distances != 0).sum())} of {distances.size}",
+                str(int(distances.max())),
+                f"{float(worst):.3g}" if applies else "",
+                meets,
+            )
+        )
+    return rows

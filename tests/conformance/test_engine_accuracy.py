@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from engine_accuracy import as_csv, measure
+from engine_accuracy import as_csv, assert_published, measure
 from operator_cases import modules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +19,4 @@ MEASURED = [
 @pytest.mark.parametrize(("op", "accuracy"), MEASURED)
 def test_the_published_accuracy_is_what_the_engines_give(op: str, accuracy: object) -> None:
     path = ROOT / "docs" / "operators" / f"{op}.accuracy.csv"
-    measured = as_csv(measure(op, accuracy))  # type: ignore[arg-type]
-    if os.environ.get("SONNX_WRITE_MEASURED") == "1":
-        path.write_text(measured, encoding="utf-8")
-    stale = f"{path.relative_to(ROOT)} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
-    assert path.exists() and path.read_text(encoding="utf-8") == measured, stale
+    assert_published(path, as_csv(measure(op, accuracy)))  # type: ignore[arg-type]

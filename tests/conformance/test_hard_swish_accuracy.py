@@ -12,6 +12,7 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
+from engine_accuracy import assert_published
 from onnx_engines import ENGINES
 from support import req
 
@@ -104,8 +105,7 @@ def test_P2_the_measured_errors_of_the_engines_are_written_for_the_page() -> Non
     rows = [measure(np.dtype(t), engine) for t in types for engine in ENGINES]
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows([HEADER, *rows])
-    if not TABLE.exists() or TABLE.read_text(encoding="utf-8") != text.getvalue():
-        TABLE.write_text(text.getvalue(), encoding="utf-8")
+    assert_published(TABLE, text.getvalue())
     numpy_float16 = next(r for r in rows if r[0] == "float16" and r[1] == "numpy")
     assert numpy_float16[3] == "∞"  # numpy's formula overflows in float16 (x·6 above 65504): measured
     assert all(row[3] in ("no kernel", "∞") or int(row[3]) >= 0 for row in rows)

@@ -13,30 +13,19 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from engine_accuracy import as_csv
-from onnx_engines import ENGINES
+from engine_accuracy import SUMS_HEADER, as_csv, assert_published, exact_sums, sum_rows
 from support import req
 from test_matmul import dot, eta, unit
 
 from sonnx_spec import FLOAT_TYPES
-from sonnx_spec.correctly_rounded import ulp_distance
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "docs" / "operators" / "matmul.accuracy.csv"
-HEADER = (
-    "engine",
-    "type",
-    "inputs",
-    "not correctly rounded",
-    "max ulp",
-    "max error / bound",
-    "meets MATMUL_P1",
-)
+HEADER = (*SUMS_HEADER, "meets MATMUL_P1")
 M, P = 8, 8
 
 
@@ -57,15 +46,8 @@ SETS = (("random", 16), ("random", 256), ("cancelling", 256))
 
 def exact(A: np.ndarray, B: np.ndarray) -> tuple[list[list[Fraction]], list[list[Fraction]], np.ndarray]:
     """The exact sums, the sums of magnitudes, and the correctly rounded results."""
+    sums, magnitudes = exact_sums(A, B)
     a, b = A.astype(np.float64).tolist(), B.astype(np.float64).T.tolist()
-    sums = [
-        [sum((Fraction(x) * Fraction(y) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b]
-        for r in a
-    ]
-    magnitudes = [
-        [sum((abs(Fraction(x) * Fraction(y)) for x, y in zip(r, c, strict=True)), Fraction(0)) for c in b]
-        for r in a
-    ]
     rounded = np.array([[dot(r, c, A.dtype) for c in b] for r in a], np.float64).astype(A.dtype)
     return sums, magnitudes, rounded
 
@@ -73,47 +55,16 @@ def exact(A: np.ndarray, B: np.ndarray) -> tuple[list[list[Fraction]], list[list
 def measure() -> str:
     rows = []
     for dtype in FLOAT_TYPES:
-        u, floor = unit(dtype), eta(dtype)
         for kind, n in SETS:
             A, B = matrices(dtype, kind, n)
-            sums, magnitudes, rounded = exact(A, B)
-            gamma = (n + 1) * u / (1 - (n + 1) * u)
-            applies = 2 * (n + 1) * u <= 1
-            for engine in ENGINES:
-                result = engine.run("matmul", [A, B], {})
-                if result.status != "output":
-                    rows.append((engine.name, dtype.name, f"{kind} n={n}", "no kernel", "", "", ""))
-                    continue
-                Y = np.asarray(result.outputs[0])
-                distances = ulp_distance(Y, rounded)
-                worst = max(
-                    abs(Fraction(float(Y[i, j])) - sums[i][j])
-                    / (gamma * magnitudes[i][j] + 2 * (n + 1) * floor)
-                    for i in range(M)
-                    for j in range(P)
-                )
-                meets = ("yes" if worst <= 1 else "no") if applies else "no bound: 2(n + 1)u > 1"
-                rows.append(
-                    (
-                        engine.name,
-                        dtype.name,
-                        f"{kind} n={n}",
-                        f"{int((distances != 0).sum())} of {M * P}",
-                        str(int(distances.max())),
-                        f"{float(worst):.3g}" if applies else "",
-                        meets,
-                    )
-                )
+            described = f"{kind} n={n}"
+            rows += sum_rows("matmul", [A, B], {}, described, exact(A, B), n, 1, unit(dtype), eta(dtype))
     return as_csv(rows, HEADER)
 
 
 @req("MATMUL_P1")
 def test_P1_the_published_accuracy_is_what_the_engines_give() -> None:
-    measured = measure()
-    if os.environ.get("SONNX_WRITE_MEASURED") == "1":
-        TABLE.write_text(measured, encoding="utf-8")
-    stale = f"{TABLE.relative_to(ROOT)} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
-    assert TABLE.exists() and TABLE.read_text(encoding="utf-8") == measured, stale
+    assert_published(TABLE, measure())
 
 
 @req("MATMUL_P1")

@@ -7,12 +7,11 @@ pairs (``SONNX_WRITE_MEASURED=1`` rewrites the table, as there)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-from engine_accuracy import as_csv, engine_row
+from engine_accuracy import as_csv, assert_published, engine_row
 from onnx_engines import ENGINES
 from support import req
 from test_pow import oracle
@@ -50,8 +49,4 @@ def measure() -> list[tuple[str, ...]]:
 
 @req("POW_P2")
 def test_P2_the_published_accuracy_is_what_the_engines_give() -> None:
-    measured = as_csv(measure())
-    if os.environ.get("SONNX_WRITE_MEASURED") == "1":
-        TABLE.write_text(measured, encoding="utf-8")
-    stale = f"{TABLE.name} is not what the engines give now: rerun with SONNX_WRITE_MEASURED=1"
-    assert TABLE.exists() and TABLE.read_text(encoding="utf-8") == measured, stale
+    assert_published(TABLE, as_csv(measure()))

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from graphs import make_model, requires, value_info
+from graphs import make_model, value_info
 from onnx import helper
 
 from sonnx_spec import check_model
@@ -26,15 +26,6 @@ import gallery
 from gallery import rewrite
 
 F32 = np.dtype(np.float32)
-
-
-@pytest.fixture(scope="module")
-def made() -> dict[str, gallery.Model]:
-    requires("onnxruntime")
-    requires("skl2onnx")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scikit-learn's convergence notices
-        return {m.name: m for m in gallery.models()}
 
 
 def onnxruntime(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import jsonschema
 import numpy as np
 import onnx
 import pytest
-from graphs import make_model, requires, value_info
+from graphs import make_model, value_info
 from onnx import helper
 
 from sonnx_spec.ids import ID
@@ -52,15 +51,6 @@ def printed(capsys: pytest.CaptureFixture[str], *arguments: object) -> tuple[int
     """What ``sonnx-spec ARGUMENTS`` prints, read as JSON, and its exit status."""
     status = main([str(a) for a in arguments])
     return status, json.loads(capsys.readouterr().out)
-
-
-@pytest.fixture(scope="module")
-def made() -> dict[str, gallery.Model]:
-    requires("onnxruntime")
-    requires("skl2onnx")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scikit-learn's convergence notices
-        return {m.name: m for m in gallery.models()}
 
 
 @pytest.fixture
