@@ -4,6 +4,9 @@ Each step changes the model's form, never what it computes, and says which rule 
 
 - :func:`fixed_batch`: every graph input's symbolic dimension (a batch size ``N``) becomes a number (GR2:
   every shape known before the model runs);
+- :func:`untransposed_gemm`: a Gemm that transposes an operand (``transA`` or ``transB`` = 1, PyTorch's
+  ``Linear``) takes it already transposed: the initializer stored transposed where the Gemm is its only user,
+  a Transpose node before it otherwise (GEMM_C6);
 - :func:`profile_opset`: the default domain's opset becomes one in which every node resolves to the version
   the profile specifies (MODEL_C3), where such an opset exists;
 - :func:`explicit_attributes`: every attribute left to ONNX's default is written with that default (GR4);
@@ -18,6 +21,7 @@ Each step changes the model's form, never what it computes, and says which rule 
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import numpy as np
 import onnx
@@ -35,7 +39,7 @@ def conforming(model: onnx.ModelProto, batch: int) -> tuple[onnx.ModelProto, tup
     """A copy of ``model`` with every step applied, and what each step changed."""
     model = copy.deepcopy(model)
     changes: list[str] = []
-    for step in (fixed_batch, profile_opset, explicit_attributes, label_lookup_as_gather):
+    for step in (fixed_batch, untransposed_gemm, profile_opset, explicit_attributes, label_lookup_as_gather):
         changes += step(model, batch)
     changes += explicit_broadcasts(model)
     changes += inferred_outputs(model)
@@ -91,6 +95,38 @@ def explicit_attributes(model: onnx.ModelProto, *_: object) -> list[str]:
                 node.attribute.append(attribute.default_value)
                 written.append(f"{node.op_type}.{name}")
     return [f"GR4: ONNX's defaults written explicitly ({', '.join(written)})"] * bool(written)
+
+
+def untransposed_gemm(model: onnx.ModelProto, *_: object) -> list[str]:
+    initializers = {t.name: t for t in model.graph.initializer}
+    users = Counter(name for node in model.graph.node for name in node.input)
+    nodes: list[onnx.NodeProto] = []
+    changed = []
+    for node in model.graph.node:
+        transposing = [a for a in node.attribute if a.name in ("transA", "transB") and a.i == 1]
+        for attribute in transposing if node.op_type == "Gemm" and node.domain in ("", "ai.onnx") else ():
+            position = 0 if attribute.name == "transA" else 1
+            name = node.input[position]
+            attribute.i = 0
+            if name in initializers and users[name] == 1:  # only this Gemm reads it: store it transposed
+                stored = numpy_helper.to_array(initializers[name])
+                initializers[name].CopyFrom(numpy_helper.from_array(np.ascontiguousarray(stored.T), name))
+                changed.append(f"{node.name or 'Gemm'}.{attribute.name}: {name} stored transposed")
+            else:
+                flipped = f"{name}_transposed_{len(changed)}"
+                nodes.append(
+                    helper.make_node("Transpose", [name], [flipped], name=f"transpose_{flipped}", perm=[1, 0])
+                )
+                node.input[position] = flipped
+                changed.append(
+                    f"{node.name or 'Gemm'}.{attribute.name}: {name} transposed by a Transpose node"
+                )
+        nodes.append(node)
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    return [
+        f"GEMM_C6: Gemm's operands given transposed, transA and transB = 0 ({'; '.join(changed)})"
+    ] * bool(changed)
 
 
 def label_lookup_as_gather(model: onnx.ModelProto, *_: object) -> list[str]:
