@@ -12,6 +12,8 @@ Each step changes the model's form, never what it computes, and says which rule 
 - :func:`explicit_attributes`: every attribute left to ONNX's default is written with that default (GR4);
 - :func:`label_lookup_as_gather`: scikit-learn's label lookup (``ai.onnx.ml`` ArrayFeatureExtractor of a
   1-D table by an index column) becomes Gather, which the profile specifies (MODEL_R1);
+- :func:`scaler_and_linear_regressor_as_arithmetic`: scikit-learn's ``ai.onnx.ml`` Scaler, (X − offset)·scale,
+  becomes Sub and Mul, and its LinearRegressor, X·Wᵀ + b, becomes MatMul and Add (MODEL_R1);
 - :func:`explicit_broadcasts`: an element-wise operator's input of another shape than its output is first
   expanded to it (Expand, the profile's explicit broadcasting), since Add, Mul and the others refuse to
   broadcast (ADD_C1…);
@@ -39,7 +41,14 @@ def conforming(model: onnx.ModelProto, batch: int) -> tuple[onnx.ModelProto, tup
     """A copy of ``model`` with every step applied, and what each step changed."""
     model = copy.deepcopy(model)
     changes: list[str] = []
-    for step in (fixed_batch, untransposed_gemm, profile_opset, explicit_attributes, label_lookup_as_gather):
+    for step in (
+        fixed_batch,
+        untransposed_gemm,
+        scaler_and_linear_regressor_as_arithmetic,
+        profile_opset,
+        explicit_attributes,
+        label_lookup_as_gather,
+    ):
         changes += step(model, batch)
     changes += explicit_broadcasts(model)
     changes += inferred_outputs(model)
@@ -129,6 +138,63 @@ def untransposed_gemm(model: onnx.ModelProto, *_: object) -> list[str]:
     ] * bool(changed)
 
 
+def scaler_and_linear_regressor_as_arithmetic(model: onnx.ModelProto, *_: object) -> list[str]:
+    nodes: list[onnx.NodeProto] = []
+    replaced = []
+    for node in model.graph.node:
+        attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        name = node.name or node.op_type
+        if node.domain != "ai.onnx.ml" or attributes.get("post_transform", b"NONE") != b"NONE":
+            nodes.append(node)
+        elif node.op_type == "Scaler":
+            offset, scale = (
+                _constant(model, f"{name}_{a}", np.array(attributes[a], np.float32))
+                for a in ("offset", "scale")
+            )
+            shifted = f"{node.output[0]}_shifted"
+            nodes.append(helper.make_node("Sub", [node.input[0], offset], [shifted], name=f"{name}_sub"))
+            nodes.append(helper.make_node("Mul", [shifted, scale], list(node.output), name=f"{name}_mul"))
+            replaced.append(f"{name} (Scaler) as Sub and Mul")
+        elif node.op_type == "LinearRegressor":
+            targets = attributes.get("targets", 1)
+            coefficients = np.array(attributes["coefficients"], np.float32).reshape(targets, -1)
+            weights = _constant(model, f"{name}_weights", np.ascontiguousarray(coefficients.T))
+            intercepts = _constant(
+                model,
+                f"{name}_intercepts",
+                np.array(attributes.get("intercepts", [0.0] * targets), np.float32),
+            )
+            product = f"{node.output[0]}_product"
+            nodes.append(
+                helper.make_node("MatMul", [node.input[0], weights], [product], name=f"{name}_matmul")
+            )
+            nodes.append(
+                helper.make_node("Add", [product, intercepts], list(node.output), name=f"{name}_add")
+            )
+            replaced.append(f"{name} (LinearRegressor) as MatMul and Add")
+        else:
+            nodes.append(node)
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    if replaced and not any(n.domain == "ai.onnx.ml" for n in model.graph.node):
+        _drop_opset(model, "ai.onnx.ml")
+    return [f"MODEL_R1: ai.onnx.ml's linear operators as the profile's ({'; '.join(replaced)})"] * bool(
+        replaced
+    )
+
+
+def _constant(model: onnx.ModelProto, name: str, value: np.ndarray) -> str:
+    """``value`` added to the model's initializers under ``name``; returns the name."""
+    model.graph.initializer.append(numpy_helper.from_array(value, name))
+    return name
+
+
+def _drop_opset(model: onnx.ModelProto, domain: str) -> None:
+    kept = [o for o in model.opset_import if o.domain != domain]
+    del model.opset_import[:]
+    model.opset_import.extend(kept)
+
+
 def label_lookup_as_gather(model: onnx.ModelProto, *_: object) -> list[str]:
     replaced = []
     for index, node in enumerate(model.graph.node):
@@ -140,9 +206,7 @@ def label_lookup_as_gather(model: onnx.ModelProto, *_: object) -> list[str]:
             model.graph.node[index].CopyFrom(gather)
             replaced.append(node.name or node.op_type)
     if replaced and not any(n.domain == "ai.onnx.ml" for n in model.graph.node):
-        kept = [o for o in model.opset_import if o.domain != "ai.onnx.ml"]
-        del model.opset_import[:]
-        model.opset_import.extend(kept)
+        _drop_opset(model, "ai.onnx.ml")
     return [f"MODEL_R1: the label lookup {', '.join(replaced)} (ai.onnx.ml) as Gather along axis 0"] * bool(
         replaced
     )

@@ -89,7 +89,7 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
 ) -> None:
     from gallery.scikit_learn import BATCH, data
 
-    for name in ("mlp_regressor", "mlp_classifier"):
+    for name in ("mlp_regressor", "mlp_classifier", "linear_regression"):
         found = gallery.examine(made[name])
         if found.ran:
             X = data()[0]
@@ -97,7 +97,7 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
             assert found.by_node is not None and all(n.node.op_type for n in found.by_node.nodes)
             assert outputs[0].shape[0] == BATCH
             # scikit-learn's own prediction in float64 is the independent oracle of what the model computes
-            if name == "mlp_regressor":
+            if name != "mlp_classifier":
                 predicted = _sklearn(name).predict(X[:BATCH])
                 assert np.allclose(outputs[0].reshape(-1), predicted, rtol=1e-4, atol=1e-4)
             else:
@@ -111,13 +111,18 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
 
 
 def _sklearn(name: str) -> object:
+    from sklearn.linear_model import LinearRegression
     from sklearn.neural_network import MLPClassifier, MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     from gallery.scikit_learn import data
 
     X, target, labels = data()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if name == "linear_regression":
+            return make_pipeline(StandardScaler(), LinearRegression()).fit(X, target)
         if name == "mlp_regressor":
             return MLPRegressor(hidden_layer_sizes=(16, 8), max_iter=400, random_state=0).fit(X, target)
         return MLPClassifier(hidden_layer_sizes=(16,), max_iter=400, random_state=0).fit(X, labels)
@@ -242,3 +247,35 @@ def test_a_shared_initializer_is_transposed_by_a_node_not_in_storage() -> None:
         [1.0, 2.0],
         [3.0, 4.0],
     ]
+
+
+def test_scikit_learns_scaler_and_linear_regressor_become_the_profiles_arithmetic(
+    made: dict[str, gallery.Model],
+) -> None:
+    linear = made["linear_regression"]
+    assert {n.op_type for n in linear.model.graph.node} == {"Scaler", "LinearRegressor"}
+    assert "MODEL_R1" in rules_broken(linear.model)
+    assert any(
+        c == "MODEL_R1: ai.onnx.ml's linear operators as the profile's (Scaler (Scaler) as Sub and Mul; "
+        "LinearRegressor (LinearRegressor) as MatMul and Add)"
+        for c in linear.changes
+    )
+    kinds = [n.op_type for n in linear.conforming.graph.node]
+    assert kinds == ["Expand", "Sub", "Expand", "Mul", "MatMul", "Expand", "Add"]
+    assert not any(o.domain == "ai.onnx.ml" for o in linear.conforming.opset_import)
+    assert rules_broken(linear.conforming) == set()
+    # the same computation: scikit-learn's float64 prediction is the oracle of both versions' float32 runs
+    predicted = _sklearn("linear_regression").predict(linear.inputs["X"])
+    for version in (linear.model, linear.conforming):
+        assert np.allclose(
+            onnxruntime(version, linear.inputs)["variable"].reshape(-1), predicted, rtol=1e-5, atol=1e-5
+        )
+
+
+def test_a_scaler_or_regressor_with_a_post_transform_is_left_as_it_is() -> None:
+    node = helper.make_node(
+        "LinearRegressor", ["x"], ["y"], domain="ai.onnx.ml", coefficients=[1.0], post_transform="PROBIT"
+    )
+    model = make_model([node], [value_info("x", F32, [2, 1])], [value_info("y", F32, [2, 1])])
+    assert rewrite.scaler_and_linear_regressor_as_arithmetic(model) == []
+    assert [n.op_type for n in model.graph.node] == ["LinearRegressor"]
