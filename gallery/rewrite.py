@@ -131,11 +131,8 @@ def untransposed_gemm(model: onnx.ModelProto, *_: object) -> list[str]:
                     f"{node.name or 'Gemm'}.{attribute.name}: {name} transposed by a Transpose node"
                 )
         nodes.append(node)
-    del model.graph.node[:]
-    model.graph.node.extend(nodes)
-    return [
-        f"GEMM_C6: Gemm's operands given transposed, transA and transB = 0 ({'; '.join(changed)})"
-    ] * bool(changed)
+    _set_nodes(model, nodes)
+    return _said("GEMM_C6: Gemm's operands given transposed, transA and transB = 0", changed)
 
 
 def scaler_and_linear_regressor_as_arithmetic(model: onnx.ModelProto, *_: object) -> list[str]:
@@ -174,19 +171,26 @@ def scaler_and_linear_regressor_as_arithmetic(model: onnx.ModelProto, *_: object
             replaced.append(f"{name} (LinearRegressor) as MatMul and Add")
         else:
             nodes.append(node)
-    del model.graph.node[:]
-    model.graph.node.extend(nodes)
+    _set_nodes(model, nodes)
     if replaced and not any(n.domain == "ai.onnx.ml" for n in model.graph.node):
         _drop_opset(model, "ai.onnx.ml")
-    return [f"MODEL_R1: ai.onnx.ml's linear operators as the profile's ({'; '.join(replaced)})"] * bool(
-        replaced
-    )
+    return _said("MODEL_R1: ai.onnx.ml's linear operators as the profile's", replaced)
 
 
 def _constant(model: onnx.ModelProto, name: str, value: np.ndarray) -> str:
     """``value`` added to the model's initializers under ``name``; returns the name."""
     model.graph.initializer.append(numpy_helper.from_array(value, name))
     return name
+
+
+def _set_nodes(model: onnx.ModelProto, nodes: list[onnx.NodeProto]) -> None:
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+
+
+def _said(change: str, details: list[str]) -> list[str]:
+    """The change, with its details, if there are any: a step that changed nothing says nothing."""
+    return [f"{change} ({'; '.join(details)})"] if details else []
 
 
 def _drop_opset(model: onnx.ModelProto, domain: str) -> None:
@@ -232,11 +236,8 @@ def explicit_broadcasts(model: onnx.ModelProto) -> list[str]:
                 node.input[position] = wide
                 expanded.append(f"{name} {shape} → {target} for {node.name or node.op_type}")
         nodes.append(node)
-    del model.graph.node[:]
-    model.graph.node.extend(nodes)
-    return [
-        f"ADD_C1 and its kin: implicit broadcasts made explicit with Expand ({'; '.join(expanded)})"
-    ] * bool(expanded)
+    _set_nodes(model, nodes)
+    return _said("ADD_C1 and its kin: implicit broadcasts made explicit with Expand", expanded)
 
 
 def inferred_outputs(model: onnx.ModelProto) -> list[str]:
