@@ -33,10 +33,11 @@ def global_average_pool(X: Array) -> np.ndarray:
             [2.3333333 ]]], dtype=float32)
     """
     shape = np.shape(X)
-    if len(shape) < 3:
-        problem = f"global_average_pool: X has shape {shape}, rank {len(shape)}: no spatial axis (rank 3 or more)"
+    rank = len(shape)
+    if rank < 3:
+        problem = f"global_average_pool: X has shape {shape}, rank {rank}: no spatial axis (rank 3 or more)"
         raise SonnxError("GLOBALAVERAGEPOOL_C1", problem)
-    spatial = tuple(range(2, len(shape)))  # GLOBALAVERAGEPOOL_S1: every axis after N and C
+    spatial = tuple(range(2, rank))  # GLOBALAVERAGEPOOL_S1: every axis after N and C
     if math.prod(shape[2:]) == 0:
         empty = next(a for a in spatial if shape[a] == 0)
         problem = f"global_average_pool: X has shape {shape}, no element along axis {empty}: a mean of none"
