@@ -126,9 +126,10 @@ def conv(
     ``W[m, c, j…]`` times X padded with zeros at ``o·strides + j·dilations``,
     plus ``B[m]`` (CONV_S1, CONV_S2); ``Y`` has shape (N, M, o1, …, or), each
     oi the number of windows on axis i (CONV_C8, CONV_C9). Every attribute is
-    given (GR4), ``auto_pad`` as NOTSET: the padding is ``pads`` (CONV_C7). The exact real sum is rounded once to the type (to nearest,
-    ties to even), whatever order an engine sums in; NaN and infinities as
-    IEEE 754 gives them for any order, a padded zero times an infinite weight
+    given (GR4), ``auto_pad`` as NOTSET: the padding is ``pads`` (CONV_C7).
+    The exact real sum is rounded once to the type (to nearest, ties to
+    even), whatever order an engine sums in; NaN and infinities as IEEE 754
+    gives them for any order, a padded zero times an infinite weight
     included; an exact zero is −0 only if every product and B[m] are −0. An
     engine need not give this value: CONV_P1 bounds how far from the exact
     sum its result may be.
@@ -149,7 +150,9 @@ def conv(
     explicit_pads(auto_pad, spatial, dilations, kernel_shape, strides)  # CONV_C7
     counts = output_spatial_shape(spatial, kernel_shape, pads, strides, dilations)  # CONV_C8
     if min(counts) < 1:
-        refuse("CONV_C9", "X", f"X's spatial dimensions {list(spatial)} hold no window on some axis: {counts}")
+        refuse(
+            "CONV_C9", "X", f"X's spatial dimensions {list(spatial)} hold no window on some axis: {counts}"
+        )
     X, W, B = np.asarray(X), np.asarray(W), np.asarray(B)
     batch, maps = X.shape[0], W.shape[0]
     per_group, terms = maps // group, W.shape[1] * math.prod(kernel_shape)
@@ -157,7 +160,7 @@ def conv(
     views = windows(X, kernel_shape, pads, strides, dilations, fill=X.dtype.type(0))  # (N, C, o…, k…)
     # im2col: the rows (g, n·o…, c·k…) of each group's windows, W's columns (g, c·k…, m), B as the addend
     rows = np.moveaxis(views, 1, 1 + rank).reshape(batch, *counts, group, terms)
-    rows = np.moveaxis(rows, -2, 0).reshape(group, -1, terms)
+    rows = np.moveaxis(rows, -2, 0).reshape(group, batch * math.prod(counts), terms)
     columns = np.swapaxes(W.reshape(group, per_group, terms), 1, 2)
     addend = np.broadcast_to(B.reshape(group, 1, per_group), (group, rows.shape[1], per_group))
     # CONV_S1, CONV_S3, CONV_S4, CONV_S5, CONV_S6: the exact sum of the products and of B, rounded once.
@@ -180,7 +183,9 @@ conv = operator(
         Attribute("dilations", "dilations", "ints", doc="the spacing of a kernel's positions on X, per axis"),
         Attribute("group", "group", "int", doc="how many groups the channels are divided into (CONV_C5)"),
         Attribute("kernel_shape", "kernel_shape", "ints", doc="W's spatial dimensions (CONV_C4)"),
-        Attribute("pads", "pads", "ints", doc="the zeros added at the beginning of each axis, then at its end"),
+        Attribute(
+            "pads", "pads", "ints", doc="the zeros added at the beginning of each axis, then at its end"
+        ),
         Attribute("strides", "strides", "ints", doc="the spacing of the windows on X, per axis"),
     ),
     outputs=(Tensor("Y", "Y", "T", doc="the convolution, of shape (N, M, o1, …, or)"),),
@@ -194,18 +199,22 @@ def engine_error(Y: np.ndarray, X: np.ndarray, W: np.ndarray, B: np.ndarray) -> 
     of the batch element, times the kernel, plus B. Every window's magnitudes are at most those, so this is
     at least the bound of every element of (n, m); it is wider where X's magnitudes vary."""
     batch, maps, channels = Y.shape[0], Y.shape[1], X.shape[1]
-    group = channels // W.shape[1] if W.shape[1] else maps  # CONV_C5; no channel: one map per group
+    group = channels // W.shape[1] if W.shape[1] else 1  # CONV_C5; no channel: n = 0 in any grouping
     per_group, kernel = maps // group, math.prod(W.shape[2:])
     with np.errstate(invalid="ignore"):  # bfloat16 flags its NaNs
         wide = X.astype(np.float64)
     # A non-finite x makes its elements NaN or infinite, exact: the finite elements' windows hold none.
     finite = np.where(np.isfinite(wide), np.abs(wide), 0.0)
-    largest = finite.reshape(batch, channels, -1).max(axis=2, initial=0.0)
+    largest = finite.reshape(batch, channels, math.prod(X.shape[2:])).max(axis=2, initial=0.0)
     shape = np.empty((batch, per_group), Y.dtype)  # the type and shape Gemm's bound reads of its Y
     errors = []
     for g in range(group):
         rows = np.repeat(largest[:, g * W.shape[1] : (g + 1) * W.shape[1]], kernel, axis=1)
-        weights = W[g * per_group : (g + 1) * per_group].reshape(per_group, -1).T.astype(np.float64)
+        weights = (
+            W[g * per_group : (g + 1) * per_group]
+            .reshape(per_group, W.shape[1] * kernel)
+            .T.astype(np.float64)
+        )
         bias = np.broadcast_to(B[g * per_group : (g + 1) * per_group].astype(np.float64), (batch, per_group))
         errors.append(gemm_module.engine_error(shape, rows, weights, bias))
     error = np.concatenate(errors, axis=1) if errors else np.zeros((batch, 0))
