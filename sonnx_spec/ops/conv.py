@@ -54,7 +54,7 @@ def check_attributes(
         ("pads", pads, 0),
         ("strides", strides, 1),
     ):
-        if min(values, default=least) < least:
+        if min(values) < least:  # one value at least: CONV_C1 gave a spatial axis, CONV_C2 their count
             refuse("CONV_C3", name, f"{name} is {list(values)}: each value is at least {least}")
 
 
@@ -210,15 +210,13 @@ def engine_error(Y: np.ndarray, X: np.ndarray, W: np.ndarray, B: np.ndarray) -> 
     errors = []
     for g in range(group):
         rows = np.repeat(largest[:, g * W.shape[1] : (g + 1) * W.shape[1]], kernel, axis=1)
-        weights = (
-            W[g * per_group : (g + 1) * per_group]
-            .reshape(per_group, W.shape[1] * kernel)
-            .T.astype(np.float64)
-        )
-        bias = np.broadcast_to(B[g * per_group : (g + 1) * per_group].astype(np.float64), (batch, per_group))
+        weights = W[g * per_group : (g + 1) * per_group].reshape(per_group, W.shape[1] * kernel).T
+        bias = np.broadcast_to(
+            B[g * per_group : (g + 1) * per_group], (batch, per_group)
+        )  # Gemm's bound: float64
         errors.append(gemm_module.engine_error(shape, rows, weights, bias))
-    error = np.concatenate(errors, axis=1) if errors else np.zeros((batch, 0))
-    return np.broadcast_to(error.reshape(batch, maps, *(1,) * (Y.ndim - 2)), Y.shape).copy()
+    error = np.concatenate(errors, axis=1)  # group >= 1: one block at least
+    return np.broadcast_to(error.reshape(batch, maps, *(1,) * (Y.ndim - 2)), Y.shape)  # the judge reads it
 
 
 engines_within(conv, Within("CONV_P1", engine_error, of_exact=True))
