@@ -261,7 +261,10 @@ def test_C7_auto_pad_is_NOTSET_the_others_named_as_pads(auto_pad: str, pads: lis
 def test_C7_other_strings_are_refused(auto_pad: str) -> None:
     with raises_req("CONV_C7") as info:
         call(np.ones((1, 1, 3)), np.ones((1, 1, 1)), np.zeros(1), auto_pad=auto_pad)
-    assert info.value.problem == f"conv: auto_pad is {auto_pad!r}; the profile takes NOTSET"
+    assert (info.value.tensor, info.value.problem) == (
+        "auto_pad",
+        f"conv: auto_pad is {auto_pad!r}; the profile takes NOTSET",
+    )
 
 
 @req("CONV_C8", "CONV_C10")
@@ -505,6 +508,21 @@ def test_S6_no_channel_gives_B_bit_for_bit(dtype: np.dtype) -> None:
     assert call(np.ones((1, 1, 3), dtype), np.ones((0, 1, 2), dtype), B[:0]).shape == (1, 0, 2)
 
 
+@FLOATS
+def test_a_result_too_large_for_memory_is_refused(dtype: np.dtype) -> None:
+    """2²⁰ inputs of one element and 2³¹ kernels (views: no memory of their own): the im2col product's
+    result, (1, 2²⁰, 2³¹), is refused before anything is summed."""
+    X = np.broadcast_to(np.ones((1, 1, 1), dtype), (2**20, 1, 1))
+    W = np.broadcast_to(np.ones((1, 1, 1), dtype), (2**31, 1, 1))
+    B = np.broadcast_to(np.zeros(1, dtype), (2**31,))
+    with raises_req("GEN_E1") as info:
+        call(X, W, B)
+    assert info.value.problem == (
+        f"conv: a result of shape (1, 1048576, 2147483648) and type {dtype} does not fit in this machine's"
+        " memory"
+    )
+
+
 # -- CONV_P1: the engines' bound -----------------------------------------------------------------------------
 
 
@@ -675,12 +693,12 @@ def test_P1_the_declared_bound_is_gemm_s_where_X_s_magnitudes_are_even(dtype: np
 def test_P1_non_finite_elements_and_empty_axes_count_as_zero_magnitudes(dtype: np.dtype) -> None:
     """A non-finite element of X makes its elements exact: the bound of the others is that of X with 0 in
     its place. An axis of X without elements (a window in the padding only) has no magnitude at all."""
-    X = values(dtype, [[[1.0, 2.0, INF], [1.0, NAN, -INF]]])
+    X = values(dtype, [[[0.5, 0.25, INF], [0.5, NAN, -INF]]])
     W, B = values(dtype, [[[1.0]], [[2.0]]]), values(dtype, [0.5, -1.0])
-    zeros = values(dtype, [[[1.0, 2.0, 0.0], [1.0, 0.0, 0.0]]])
+    zeros = values(dtype, [[[0.5, 0.25, 0.0], [0.5, 0.0, 0.0]]])
     Y = call(X, W, B, group=2)
     assert_same(np.asarray(engine_error(Y, X, W, B)).copy(), np.asarray(engine_error(Y, zeros, W, B)).copy())
-    largest = values(dtype, [[[2.0, 2.0, 2.0], [1.0, 1.0, 1.0]]])  # each channel's largest finite magnitude
+    largest = values(dtype, [[[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]])  # each channel's largest finite magnitude
     assert_same(
         np.asarray(engine_error(Y, X, W, B)).copy(),
         gemm_bound_of_windows(Y, largest, W, B, attributes(group=2)),

@@ -201,11 +201,9 @@ def engine_error(Y: np.ndarray, X: np.ndarray, W: np.ndarray, B: np.ndarray) -> 
     batch, maps, channels = Y.shape[0], Y.shape[1], X.shape[1]
     group = channels // W.shape[1] if W.shape[1] else 1  # CONV_C5; no channel: n = 0 in any grouping
     per_group, kernel = maps // group, math.prod(W.shape[2:])
-    with np.errstate(invalid="ignore"):  # bfloat16 flags its NaNs
-        wide = X.astype(np.float64)
     # A non-finite x makes its elements NaN or infinite, exact: the finite elements' windows hold none.
-    finite = np.where(np.isfinite(wide), np.abs(wide), 0.0)
-    largest = finite.reshape(batch, channels, math.prod(X.shape[2:])).max(axis=2, initial=0.0)
+    finite = np.where(np.isfinite(X), np.abs(X), 0)  # in X's type, exactly
+    largest = finite.reshape(batch, channels, math.prod(X.shape[2:])).max(axis=2, initial=0)
     shape = np.empty((batch, per_group), Y.dtype)  # the type and shape Gemm's bound reads of its Y
     errors = []
     for g in range(group):
