@@ -41,6 +41,7 @@ EXTENSIONS = [
     "sonnx_sphinx.directives.catalogue",
     "sonnx_sphinx.directives.traceability",
     "sonnx_sphinx.directives.suite",
+    "sonnx_sphinx.directives.glossary",
     "sonnx_sphinx.lints.traceability",
     "sonnx_sphinx.lints.pages",
     "sonnx_sphinx.lints.site",

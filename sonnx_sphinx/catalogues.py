@@ -20,6 +20,8 @@ from babel.messages.pofile import read_po, write_po
 def update(templates: Path, locales: Path, language: str) -> list[str]:
     """Updates the catalogues; returns what changed, a line each."""
     folder = locales / language / "LC_MESSAGES"
+    if not any(templates.rglob("*.pot")):  # a failed gettext build: never take it for "every page is gone"
+        raise SystemExit(f"no template (.pot) in {templates}: run the gettext build first")
     changes = []
     wanted = set()
     for template_path in sorted(templates.rglob("*.pot")):

@@ -31,11 +31,23 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.nodes import extract_messages, is_translatable
 
+from sonnx_spec import operators
+from sonnx_spec.types import TYPES
+
 logger = logging.getLogger(__name__)
 LANGUAGES = {"en": "English", "zh_CN": "中文"}
 """The site's languages and the name each is offered under in the language switch."""
-WORDS = re.compile(r"[A-Za-z]{2,}")
-"""A message with no word (a number, an id, a formula) reads the same in every language."""
+WORDS = re.compile(r"[A-Za-z]{2,}[A-Za-z0-9_]*")
+NAMES = (
+    {t.name for t in TYPES}
+    | {o.onnx.lower() for o in operators().values()}
+    | {
+        *("bool", "true", "false", "nan", "inf", "to", "x", "y"),
+        *("numpy", "onnx", "onnxruntime", "reference", "why3", "z3", "cvc5", "ulp"),
+    }
+)
+"""Words that read the same in every language: types, operators, engines (a message of them alone, a
+number, an id or a formula needs no translation)."""
 NORMATIVE_SECTION = re.compile(r"(^|-)specification(-\d+)?$")
 """The ids of an operator page's Specification sections (``abs-specification``, ``specification-1``)."""
 
@@ -182,19 +194,24 @@ class Coverage(SphinxTransform):
         coverage(self.env)[self.env.docname] = tuple(counts)
 
 
+def has_words(message: str) -> bool:
+    """Whether a message has words to translate: not only formulas, code, ids, numbers and names."""
+    text = re.sub(r"\{[a-z:+-]+\}`[^`]*`|\$[^$]*\$|`[^`]*`", " ", message)
+    return any(word.lower() not in NAMES for word in WORDS.findall(text))
+
+
 def _messages(document: nodes.document) -> Iterator[tuple[nodes.Element, bool]]:
     """Each translatable message with words, and whether a Specification section holds it."""
     for node, message in extract_messages(document):
-        if not is_translatable(node) or not WORDS.search(
-            re.sub(r"\{[a-z:]+\}`[^`]*`|\$[^$]*\$", "", message)
-        ):
+        if not is_translatable(node) or isinstance(node, nodes.math_block) or not has_words(message):
             continue
         yield (
             node,
             any(
-                NORMATIVE_SECTION.search(i)
+                NORMATIVE_SECTION.search(name)
                 for section in _ancestors(node, nodes.section)
-                for i in section["ids"]
+                # a second "Specification" on a page keeps its name among the duplicates; its id is "id1"
+                for name in [*section["ids"], *section["names"], *section.get("dupnames", [])]
             ),
         )
 
