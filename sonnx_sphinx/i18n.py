@@ -81,6 +81,8 @@ def phrase(env: BuildEnvironment, english: str, **fields: object) -> str:
     _used(env, "site", None, english)
     if language(env) != "en":
         text = catalogue(env, "site").get((None, english), "")
+        if not text and not has_words(english):
+            text = english  # a type's or family's name (bool) reads the same in every language
         if not text:
             logger.warning(
                 "untranslated phrase of the site (locales/%s/LC_MESSAGES/site.po): %r",
@@ -196,7 +198,9 @@ class Coverage(SphinxTransform):
 
 def has_words(message: str) -> bool:
     """Whether a message has words to translate: not only formulas, code, ids, numbers and names."""
-    text = re.sub(r"\{[a-z:+-]+\}`[^`]*`|\$[^$]*\$|`[^`]*`", " ", message)
+    text = re.sub(
+        r"\{[a-z:+-]+\}`[^`]*`|\$[^$]*\$|`[^`]*`|\b(GR\d+|[A-Z][A-Z0-9]*_[RCESP]\d+)\b", " ", message
+    )
     return any(word.lower() not in NAMES for word in WORDS.findall(text))
 
 

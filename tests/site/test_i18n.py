@@ -130,6 +130,7 @@ def test_the_generated_lines_stay_out_of_the_page_s_catalogue_and_the_page_s_own
         ("{need}`ABS_C1`, {need}`ABS_S1`", False),
         ("$Y[i] = |X[i]|$ for `X`", True),
         ("`to`", False),
+        ("GEN_P1, GEN_P2", False),
         ("3.4028234663852886e+38", False),
     ],
 )
