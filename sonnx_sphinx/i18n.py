@@ -176,8 +176,10 @@ class Coverage(SphinxTransform):
     def apply(self, **kwargs: object) -> None:
         if language(self.env) == "en" or not self.env.docname:
             return
+        operator_page = self.env.docname.startswith("operators/")  # the pages with Specification sections
         counts = [0, 0, 0, 0]  # messages, translated, normative messages, normative translated
-        for node, normative in _messages(self.document):
+        for node, in_specification in _messages(self.document):
+            normative = operator_page and in_specification
             done = bool(node.get("translated"))
             counts[0] += 1
             counts[1] += done

@@ -47,7 +47,7 @@ class _Page(HTMLParser):
         for attr in ("src", "href", "data"):
             if attr not in values:
                 continue
-            if "data-sonnx-language" in values:
+            if any(k == "data-sonnx-language" for k, _ in attrs):  # an attribute without a value
                 self.switches.append(values[attr])
             elif (tag, attr) in LOADING and not (
                 tag == "link" and values.get("rel") in ("canonical", "next", "prev")
