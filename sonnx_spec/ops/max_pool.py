@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -89,7 +90,7 @@ def max_pool(
     # MAXPOOL_S2, MAXPOOL_S3: Max's order over the positions on X. The padding is filled with the type's
     # lowest value (−∞, or the integers' least): every window holds an element of X, at least as great.
     boxes = windows(X, kernel_shape, pads, strides, dilations, fill=_lowest(Y.dtype))
-    flat = boxes.reshape(*Y.shape, -1)
+    flat = boxes.reshape(*Y.shape, math.prod(kernel_shape))  # the window positions in row-major order
     return ordered_max([flat[..., j] for j in range(flat.shape[-1])], Y)  # MAXPOOL_P1: an element of X
 
 
