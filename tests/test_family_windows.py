@@ -8,6 +8,7 @@ import math
 
 import ml_dtypes
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,3 +130,22 @@ def test_same_upper_and_lower_put_the_odd_position_at_opposite_ends() -> None:
     assert automatic_pads("SAME_UPPER", (7, 10), (2, 3), (2, 3), (1, 1)) == (0, 1, 1, 1)
     assert automatic_pads("SAME_LOWER", (7, 10), (2, 3), (2, 3), (1, 1)) == (1, 1, 0, 1)
     assert AUTO_PADS == ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER")
+
+
+def test_which_positions_lie_on_x_is_a_boolean_array_of_the_windows_shape() -> None:
+    on_x = inside((3,), (2,), (1, 0), (1,), (1,))
+    assert on_x.dtype == np.bool_ and on_x.shape == (3, 2)
+    assert on_x.tolist() == [[False, True], [True, True], [True, True]]
+
+
+def test_attributes_of_another_length_than_the_spatial_axes_are_an_error_not_a_truncation() -> None:
+    # the operators check the lengths against their own rules first; the family never reads a
+    # shorter list as if it were complete
+    with pytest.raises(ValueError):
+        output_spatial_shape((5, 5), (2,), (0, 0, 0, 0), (1, 1), (1, 1))
+    with pytest.raises(ValueError):
+        automatic_pads("SAME_UPPER", (5, 5), (2, 2), (1,), (1, 1))
+    with pytest.raises(ValueError):
+        windows(np.zeros((1, 1, 4, 4)), (2, 2), (0, 0, 0, 0), (1, 1), (1,), fill=0.0)
+    with pytest.raises(ValueError):
+        windows(np.zeros((1, 1, 4, 4)), (2, 2), (0, 0, 0), (1, 1), (1, 1), fill=0.0)

@@ -44,12 +44,9 @@ def output_spatial_shape(
 ) -> tuple[int, ...]:
     """The window count of each spatial axis (:func:`window_count`)."""
     rank = len(spatial_shape)
-    return tuple(
-        window_count(size, kernel, pads[axis], pads[axis + rank], stride, dilation)
-        for axis, (size, kernel, stride, dilation) in enumerate(
-            zip(spatial_shape, kernel_shape, strides, dilations, strict=True)
-        )
-    )
+    begins, ends = pads[:rank], pads[rank:]
+    axes = zip(spatial_shape, kernel_shape, begins, ends, strides, dilations, strict=True)
+    return tuple(window_count(*axis) for axis in axes)
 
 
 def automatic_pads(
@@ -87,7 +84,7 @@ def windows(
     k1, …, kk)``: element ``[n, c, o…, j…]`` is ``Xp[n, c, o·stride + j·dilation, …]``, where ``Xp`` is X
     with ``fill`` in its padding. A view of one padded copy of X: X itself is never written."""
     rank = np.ndim(X) - 2
-    padding = [(0, 0), (0, 0)] + [(pads[axis], pads[axis + rank]) for axis in range(rank)]
+    padding = [(0, 0), (0, 0), *zip(pads[:rank], pads[rank:], strict=True)]
     padded = np.pad(np.asarray(X), padding, constant_values=fill)
     extents = [dilated_size(k, d) for k, d in zip(kernel_shape, dilations, strict=True)]
     every = sliding_window_view(padded, extents, axis=tuple(range(2, 2 + rank)))
@@ -104,6 +101,6 @@ def inside(
     dilations: Sequence[int],
 ) -> np.ndarray:
     """Which positions of each window lie on X rather than in its padding: a boolean array of shape
-    ``(o1, …, ok, k1, …, kk)``, the windows of a tensor of True padded with False."""
-    on_x = np.ones((1, 1, *spatial_shape), dtype=np.bool_)
-    return windows(on_x, kernel_shape, pads, strides, dilations, fill=False)[0, 0]
+    ``(o1, …, ok, k1, …, kk)``: not the windows of a tensor of False padded with True."""
+    padding = np.zeros((1, 1, *spatial_shape), dtype=np.bool_)  # X's positions are not padding
+    return ~windows(padding, kernel_shape, pads, strides, dilations, fill=True)[0, 0]
