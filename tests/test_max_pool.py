@@ -354,6 +354,31 @@ def test_C10_each_pad_is_below_the_dilated_kernel(kernel, dilation, pads, refuse
         assert call(X, [kernel], list(pads), dilations=[dilation]).shape[2] >= 1
 
 
+@req("MAXPOOL_C10")
+@pytest.mark.parametrize(
+    ("kernel", "pads", "refused"),
+    [
+        ((2, 2), (0, 0, 0, 2), True),  # the second axis's end
+        ((2, 2), (0, 0, 2, 0), True),  # the first axis's end
+        ((2, 2), (0, 2, 0, 0), True),  # the second axis's begin
+        ((2, 2), (2, 0, 0, 0), True),  # the first axis's begin
+        ((3, 2), (2, 0, 2, 0), False),  # each axis against its own dilated kernel
+        ((3, 2), (0, 2, 0, 0), True),
+        ((2, 3), (0, 2, 0, 2), False),
+    ],
+)
+def test_C10_each_axis_has_its_own_begin_and_end(kernel, pads, refused) -> None:
+    X = np.arange(12, dtype=np.int8).reshape(1, 1, 3, 4)
+    if refused:
+        with raises_req("MAXPOOL_C10"):
+            call(X, list(kernel), list(pads))
+    else:
+        assert call(X, list(kernel), list(pads)).shape[2:] == (
+            3 + pads[0] + pads[2] - kernel[0] + 1,
+            4 + pads[1] + pads[3] - kernel[1] + 1,
+        )
+
+
 @req("MAXPOOL_C11")
 @pytest.mark.parametrize(
     ("size", "kernel", "dilation", "pads"),

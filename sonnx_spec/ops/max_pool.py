@@ -76,7 +76,7 @@ def max_pool(
     if storage_order != 0:
         raise SonnxError("MAXPOOL_C9", f"max_pool: storage_order is {storage_order}, not 0")
     extents = [dilated_size(k, d) for k, d in zip(kernel_shape, dilations, strict=True)]
-    if any(pads[a] >= extents[a] or pads[a + rank] >= extents[a] for a in range(rank)):
+    if any(max(pads[a], pads[rank + a]) >= extents[a] for a in range(rank)):  # axis a's begin and end
         problem = f"max_pool: pads {tuple(pads)} not each smaller than the dilated kernel {tuple(extents)}"
         raise SonnxError("MAXPOOL_C10", problem)
     counts = output_spatial_shape(spatial, kernel_shape, pads, strides, dilations)  # MAXPOOL_S1
