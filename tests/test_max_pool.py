@@ -236,8 +236,9 @@ def test_S3_the_first_NaN_bit_for_bit(dtype: np.dtype) -> None:
 @pytest.mark.parametrize("shape", [(), (3,), (1, 3), (1, 1, 1, 1, 1, 1)])
 def test_C1_X_has_a_batch_a_channel_and_1_to_3_spatial_axes(shape: tuple) -> None:
     rank = max(len(shape) - 2, 1)
-    with raises_req("MAXPOOL_C1"):
+    with raises_req("MAXPOOL_C1") as info:
         call(np.ones(shape, np.float32), [1] * rank)
+    assert info.value.problem == f"max_pool: X has shape {shape}, not (N, C) and 1 to 3 spatial axes"
 
 
 @req("MAXPOOL_C1")
@@ -269,15 +270,20 @@ def test_C1_1_to_3_spatial_axes_are_taken(rank: int) -> None:
 def test_C2_C3_C4_C5_one_value_per_spatial_axis(rule: str, name: str, bad: list[int]) -> None:
     X = np.ones((1, 1, 3, 3), np.float32)
     given = {"kernel": [1, 1], "pads": [0, 0, 0, 0], "strides": [1, 1], "dilations": [1, 1], name: bad}
-    with raises_req(rule):
+    with raises_req(rule) as info:
         call(X, given["kernel"], given["pads"], strides=given["strides"], dilations=given["dilations"])
+    attribute = "kernel_shape" if name == "kernel" else name
+    need = "4 values at least 0" if name == "pads" else "2 values at least 1"
+    assert info.value.problem == f"max_pool: {attribute} is {tuple(bad)}, not {need}"
 
 
 @req("MAXPOOL_C6")
 @pytest.mark.parametrize("auto_pad", ["", "same_upper", "SAME", "EXPLICIT"])
 def test_C6_auto_pad_is_one_of_four(auto_pad: str) -> None:
-    with raises_req("MAXPOOL_C6"):
+    with raises_req("MAXPOOL_C6") as info:
         call(np.ones((1, 1, 3), np.float32), [2], auto_pad=auto_pad)
+    expected = f"max_pool: auto_pad is {auto_pad!r}, not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER"
+    assert info.value.problem == expected
 
 
 def same_pads(mode: str, size: int, kernel: int, stride: int, dilation: int) -> tuple[int, int]:
@@ -403,5 +409,19 @@ def test_C11_a_window_fits_on_each_axis(size, kernel, dilation, pads) -> None:
     ],
 )
 def test_C12_every_window_has_a_position_on_X(size, kernel, dilation, pads, strides) -> None:
-    with raises_req("MAXPOOL_C12"):
+    with raises_req("MAXPOOL_C12") as info:
         call(np.ones((1, 1, size), np.float16), [kernel], list(pads), dilations=[dilation], strides=[strides])
+    assert info.value.problem == "max_pool: a window has no position on X, only padding"
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float32)])
+def test_a_result_too_large_for_memory_is_refused(dtype: np.dtype) -> None:
+    """X a view of one element as 2²⁰ batches of 2²⁰ channels (no memory of its own): Y, (2²⁰, 2²⁰, 2),
+    is refused before any window is read."""
+    X = np.broadcast_to(np.ones((1, 1, 2), dtype), (2**20, 2**20, 2))
+    with raises_req("GEN_E1") as info:
+        call(X, [1])
+    assert info.value.problem == (
+        f"max_pool: a result of shape (1048576, 1048576, 2) and type {dtype} does not fit in this machine's"
+        " memory"
+    )

@@ -75,7 +75,7 @@ def max_pool(
         raise SonnxError("MAXPOOL_C8", f"max_pool: ceil_mode is {ceil_mode}, not 0")
     if storage_order != 0:
         raise SonnxError("MAXPOOL_C9", f"max_pool: storage_order is {storage_order}, not 0")
-    extents = [dilated_size(k, d) for k, d in zip(kernel_shape, dilations, strict=True)]
+    extents = [dilated_size(kernel_shape[a], dilations[a]) for a in range(rank)]
     if any(max(pads[a], pads[rank + a]) >= extents[a] for a in range(rank)):  # axis a's begin and end
         problem = f"max_pool: pads {tuple(pads)} not each smaller than the dilated kernel {tuple(extents)}"
         raise SonnxError("MAXPOOL_C10", problem)
@@ -100,9 +100,10 @@ def _positive_per_axis(rule: str, name: str, values: Sequence[int], rank: int) -
         raise SonnxError(rule, f"max_pool: {name} is {tuple(values)}, not {rank} values at least 1")
 
 
-def _lowest(dtype: np.dtype) -> np.generic:
-    """−∞ for a float type, the least value for an integer one: no element of X is below it."""
-    return np.array(np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf, dtype)[()]
+def _lowest(dtype: np.dtype) -> int | float:
+    """−∞ for a float type, the least value for an integer one: no element of X is below it (np.pad
+    converts it to X's type, exactly)."""
+    return int(np.iinfo(dtype).min) if np.issubdtype(dtype, np.integer) else -math.inf
 
 
 max_pool = operator(
