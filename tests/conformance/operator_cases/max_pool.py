@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from . import ORDINARY, Explanation, Values
+from . import ORDINARY, Divergence, Explanation, Values
 
 TOPICS = (
     ORDINARY,
@@ -194,6 +194,35 @@ EXPLAINED = {
         "has a position on X (MAXPOOL_C12); an engine may fail with an error of its own.",
     ),
 }
-BACKEND_DIVERGENCES: dict = {}
+_DEFAULTS = (
+    "ONNX's case leaves attributes at their defaults; the profile requires every attribute (GR4). Written "
+    "out (auto_pad's pads stated), Y is ONNX's expected output bit for bit, except where ceil_mode is 1 "
+    "(refused by MAXPOOL_C8) or storage_order 1 (MAXPOOL_C9); the Indices output of the with_argmax cases "
+    "is not specified."
+)
+BACKEND_DIVERGENCES = {
+    name: Divergence("GR4", _DEFAULTS)
+    for name in (
+        "test_maxpool_1d_default",
+        "test_maxpool_2d_ceil",
+        "test_maxpool_2d_ceil_output_size_reduce_by_one",
+        "test_maxpool_2d_default",
+        "test_maxpool_2d_dilations",
+        "test_maxpool_2d_pads",
+        "test_maxpool_2d_precomputed_pads",
+        "test_maxpool_2d_precomputed_same_upper",
+        "test_maxpool_2d_precomputed_strides",
+        "test_maxpool_2d_same_lower",
+        "test_maxpool_2d_same_upper",
+        "test_maxpool_2d_strides",
+        "test_maxpool_2d_uint8",
+        "test_maxpool_3d_default",
+        "test_maxpool_3d_dilations",
+        "test_maxpool_3d_dilations_use_ref_impl",
+        "test_maxpool_3d_dilations_use_ref_impl_large",
+        "test_maxpool_with_argmax_2d_precomputed_pads",
+        "test_maxpool_with_argmax_2d_precomputed_strides",
+    )
+}
 BACKEND_RULES: dict = {}
 SEMANTICS = "MAXPOOL_S2"
