@@ -41,13 +41,14 @@ class _Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v for k, v in attrs if v is not None}
+        switch = any(k == "data-sonnx-language" for k, _ in attrs)  # an attribute without a value
         for key in ("id", "name"):
             if key in values:
                 self.anchors.add(values[key])
         for attr in ("src", "href", "data"):
             if attr not in values:
                 continue
-            if any(k == "data-sonnx-language" for k, _ in attrs):  # an attribute without a value
+            if switch:
                 self.switches.append(values[attr])
             elif (tag, attr) in LOADING and not (
                 tag == "link" and values.get("rel") in ("canonical", "next", "prev")
