@@ -29,15 +29,14 @@ class GlossaryTermsDirective(SiteDirective):
         terms = tomllib.loads(path.read_text("utf-8"))["term"]
         rows = [
             [
-                escape(term["en"]),
+                escape(term["en"]) + (f" ({escape(term['note'])})" if "note" in term else ""),
                 term["zh"],
-                phrase(self.env, "ONNX's Chinese pages") if term.get("onnx") else "",
-                escape(term.get("note", "")),
+                "✓" if term.get("onnx") else "",
             ]
             for term in terms
         ]
-        header = ["English", LANGUAGES[language], phrase(self.env, "Also used by"), phrase(self.env, "Note")]
-        return self.render(table(header, rows, widths="3 3 2 4"))
+        header = ["English", LANGUAGES[language], phrase(self.env, "ONNX's Chinese pages")]
+        return self.render(table(header, rows, widths="4 4 2"))
 
 
 def setup(app: Sphinx) -> dict:
