@@ -14,6 +14,7 @@ One concern per module:
                  and the fixes that make two builds of the same sources identical
 ``i18n``         the site in each language: the catalogues of rule statements and of the phrases
                  written here, coverage, the language switch
+``chrome``       the fixed words outside the pages: sphinx-needs' kinds and prefixes, the scripts'
 ``math_server``  the KaTeX server's life: one per build, ended with it
 ``leftovers``    runs a build and fails it if it leaves a process running (``nox -s docs``)
 
@@ -53,6 +54,7 @@ EXTENSIONS = [
     "sonnx_sphinx.output.reproducible",
     "sonnx_sphinx.math_server",
     "sonnx_sphinx.i18n",
+    "sonnx_sphinx.chrome",
 ]
 
 

@@ -18,8 +18,8 @@ reports its coverage: translated messages of all the pages' messages, and of the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from functools import cache
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -93,6 +93,20 @@ def phrase(env: BuildEnvironment, english: str, **fields: object) -> str:
                 subtype="i18n",
             )
             text = english
+    return text.format(**fields) if fields else text
+
+
+Say = Callable[..., str]
+"""``phrase`` bound to a build: ``say("{n} cases", n=3)``; what the directives' helpers are given."""
+
+
+def speaker(env: BuildEnvironment) -> Say:
+    """The phrases of the site in the language of ``env``'s build."""
+    return partial(phrase, env)
+
+
+def english(text: str, **fields: object) -> str:
+    """A phrase as written (a helper's default when no build is at hand: tests, exports)."""
     return text.format(**fields) if fields else text
 
 

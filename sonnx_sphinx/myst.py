@@ -36,10 +36,6 @@ def need(rule_id: str) -> str:
     return f"{{need}}`{rule_id}`"
 
 
-def plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def table(header: list[str], rows: list[list[str]], widths: str = "auto", classes: str = "") -> list[str]:
     """A ``list-table``; ``classes`` are added to the table (e.g. ``sonnx-wide`` to scroll in its box)."""
     lines = ["```{list-table}", ":header-rows: 1", f":widths: {widths}"]

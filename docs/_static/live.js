@@ -11,6 +11,13 @@
     const TOKEN = document.querySelector('meta[name="sonnx-live-token"]');
     const SHORTCUT = /Mac|iPhone|iPad/.test(navigator.platform || "") ? "⌘+Enter" : "Ctrl+Enter";
 
+    /* A word in the page's language: the translated site gives window.SONNX_WORDS (sonnx_sphinx.chrome,
+       which finds the words by these calls: each word is one string literal in a call of t). */
+    function t(text, fields) {
+        const words = window.SONNX_WORDS || {};
+        return (words[text] || text).replace(/\{(\w+)\}/g, (all, name) => (fields && name in fields ? fields[name] : all));
+    }
+
     function element(tag, className, text) {
         const node = document.createElement(tag);
         if (className) { node.className = className; }
@@ -43,12 +50,12 @@
             });
             if (!response.ok) {
                 const reason = await response.text();
-                const again = response.status === 403 ? " If the server was restarted, reload the page." : "";
+                const again = response.status === 403 ? " " + t("If the server was restarted, reload the page.") : "";
                 return { status: "server", output: "", message: reason + again };
             }
             return await response.json();
         } catch (error) {
-            return { status: "server", output: "", message: "The live server does not answer: is `nox -s serve` still running?" };
+            return { status: "server", output: "", message: t("The live server does not answer: is `nox -s serve` still running?") };
         }
     }
 
@@ -57,9 +64,10 @@
         if (result.status === "refused") {
             const link = element("a", "sonnx-live-rule", result.rule);
             link.href = new URL(result.page + ".html#" + result.rule, ROOT).href;
-            line.append("Refused by the specification: rule ", link, ".");
+            const [before, after] = t("Refused by the specification: rule {rule}.").split("{rule}");
+            line.append(before, link, after);
         } else if (result.status === "invalid") {
-            line.textContent = "Not an input of this type: " + result.message + ".";
+            line.textContent = t("Not an input of this type: {message}.", { message: result.message });
         } else if (result.message) {
             line.textContent = result.message;
         } else {
@@ -93,20 +101,20 @@
         const bar = element("div", "sonnx-live-bar");
         let select = null;
         if (settings.types) {
-            const chooser = element("label", "sonnx-live-type", "Type ");
+            const chooser = element("label", "sonnx-live-type", t("Type") + " ");
             select = element("select");
             settings.types.forEach((t) => select.add(new Option(t, t)));
             select.value = settings.type;
             chooser.append(select);
             bar.append(chooser);
         }
-        const run = element("button", "sonnx-live-run", "Run");
+        const run = element("button", "sonnx-live-run", t("Run"));
         run.type = "button";
-        run.title = "Run (" + SHORTCUT + ")";
-        const reset = element("button", "sonnx-live-reset", "Reset");
+        run.title = t("Run") + " (" + SHORTCUT + ")";
+        const reset = element("button", "sonnx-live-reset", t("Reset"));
         reset.type = "button";
-        reset.title = "Back to the example as the page states it";
-        bar.append(run, reset, element("span", "sonnx-live-keys", SHORTCUT + " runs"));
+        reset.title = t("Back to the example as the page states it");
+        bar.append(run, reset, element("span", "sonnx-live-keys", t("{shortcut} runs", { shortcut: SHORTCUT })));
         const out = element("div", "sonnx-live-output");
         out.setAttribute("aria-live", "polite");
 
@@ -119,7 +127,7 @@
             if (run.disabled) { return; }
             run.disabled = true;
             out.dataset.status = "running";
-            out.replaceChildren(element("p", "sonnx-live-note", "Running…"));
+            out.replaceChildren(element("p", "sonnx-live-note", t("Running…")));
             show(out, await post(request(area.value, select ? select.value : null)));
             run.disabled = false;
         }
@@ -144,26 +152,26 @@
     /* The inputs of a checked example, in the language of the page, run for the type chosen. */
     function liveExample(marker) {
         const data = marker.dataset;
-        const box = editor(data.inputs, "Inputs of the example", (inputs, type) => (
+        const box = editor(data.inputs, t("Inputs of the example"), (inputs, type) => (
             { example: { operator: data.operator, type: type, inputs: inputs } }
         ), { types: data.types.split(" "), type: data.type });
         box.classList.add("sonnx-live-inputs");
-        box.prepend(element("p", "sonnx-live-label", "Try other inputs or another type:"));
+        box.prepend(element("p", "sonnx-live-label", t("Try other inputs or another type:")));
         marker.replaceWith(box);
     }
 
     function liveSnippet(block) {
         const parts = doctestParts(block.querySelector("pre").textContent);
-        const box = editor(parts.code, "Python of the example", (code) => ({ python: code }), { output: parts.output });
+        const box = editor(parts.code, t("Python of the example"), (code) => ({ python: code }), { output: parts.output });
         block.style.display = "none"; /* the theme shows [hidden] code blocks */
         block.after(box);
     }
 
     function scratchBox(marker) {
         const section = element("section", "sonnx-live-scratch-box");
-        section.append(element("p", "sonnx-live-title", "Scratch box: call " + marker.dataset.name + " on inputs of your own"));
+        section.append(element("p", "sonnx-live-title", t("Scratch box: call {name} on inputs of your own", { name: marker.dataset.name })));
         const code = doctestParts(marker.dataset.python).code;
-        section.append(editor(code, "Scratch box", (text) => ({ python: text })));
+        section.append(editor(code, t("Scratch box"), (text) => ({ python: text })));
         marker.replaceWith(section);
     }
 
@@ -172,8 +180,9 @@
         if (!title) { return; }
         const line = element("p", "sonnx-live-hint");
         const command = element("code", "", "nox -s serve");
-        line.append("The examples on this page can be edited and run: in a clone of sonnx-spec, run ", command,
-            " and open this page at the address it prints.");
+        const [before, after] = t(
+            "The examples on this page can be edited and run: in a clone of sonnx-spec, run {command} and open this page at the address it prints.").split("{command}");
+        line.append(before, command, after);
         title.insertAdjacentElement("afterend", line);
     }
 

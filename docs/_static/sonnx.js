@@ -4,6 +4,13 @@
     "use strict";
     const KEY = "sonnx-show-trace";
 
+    /* A word in the page's language: the translated site gives window.SONNX_WORDS (sonnx_sphinx.chrome,
+       which finds the words by these calls: each word is one string literal in a call of t). */
+    function t(text, fields) {
+        const words = window.SONNX_WORDS || {};
+        return (words[text] || text).replace(/\{(\w+)\}/g, (all, name) => (fields && name in fields ? fields[name] : all));
+    }
+
     function remembered() {
         try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; }
     }
@@ -25,7 +32,7 @@
             document.body.classList.toggle("sonnx-show-trace", open);
             document.querySelectorAll("details.sonnx-trace").forEach((d) => { d.open = open; });
             button.setAttribute("aria-pressed", open ? "true" : "false");
-            button.textContent = open ? "Hide traceability" : "Show traceability";
+            button.textContent = open ? t("Hide traceability") : t("Show traceability");
         }
         button.addEventListener("click", () => {
             const open = !document.body.classList.contains("sonnx-show-trace");
@@ -74,7 +81,7 @@
             label.textContent = name + " ";
             const select = document.createElement("select");
             select.setAttribute("data-column", name);
-            select.add(new Option("all", ""));
+            select.add(new Option(t("all"), ""));
             Array.from(found).sort().forEach((v) => select.add(new Option(v, v)));
             select.addEventListener("change", () => { chosen[column] = select.value; refresh(); });
             label.appendChild(select);

@@ -16,36 +16,38 @@ from sonnx_spec.requirements import SOURCE_KINDS
 
 from ..data import BuildData
 from ..domain import add_directive
+from ..i18n import Say, operator_text, speaker
 from ..myst import SiteDirective, code, escape, from_docstring, need, table
 from .operator_page import onnx_url
 
 
-def _types(data: BuildData, name: str) -> str:
+def _types(data: BuildData, name: str, say: Say) -> str:
     op = data.operators[name]
     families = {"int": "integers", "float": "floating point", "bool": "bool"}
     parts = []
     for family in op.families:
         members = [t for t in op.numeric_types if t in FAMILIES[family]]
         total = len(FAMILIES[family])
-        parts.append(families[family] if len(members) == total else ", ".join(t.name for t in members))
+        parts.append(say(families[family]) if len(members) == total else ", ".join(t.name for t in members))
     return "; ".join(parts)
 
 
 class OperatorIndexDirective(SiteDirective):
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
+        say = speaker(self.env)
         rows = [
             [
                 f"[{op.onnx}](operators/{op.name}.md)",
                 f"{op.onnx}-{op.version}",
-                _types(data, op.name),
-                from_docstring(op.summary),
+                _types(data, op.name, say),
+                from_docstring(operator_text(self.env, op.name, "summary", op.summary)),
             ]
             for op in data.operators.values()
         ]
         return self.render(
             table(
-                ["Operator", "ONNX basis", "Types", "What it computes"],
+                [say(h) for h in ("Operator", "ONNX basis", "Types", "What it computes")],
                 rows,
                 widths="2 2 3 6",
                 classes="sonnx-cards",  # one card per operator on a phone (sonnx.css)
@@ -56,6 +58,7 @@ class OperatorIndexDirective(SiteDirective):
 class OnnxRelationsDirective(SiteDirective):
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
+        say = speaker(self.env)
         rows = []
         for op in data.operators.values():
             renamed = ", ".join(
@@ -68,15 +71,15 @@ class OnnxRelationsDirective(SiteDirective):
                 [
                     f"[{op.onnx}](operators/{op.name}.md#{op.name}-relation-to-onnx)",
                     f"[{op.onnx}-{op.version}]({onnx_url(op)})",
-                    renamed or "same names",
+                    renamed or say("same names"),
                     " ".join(need(i) for i in decided) or "—",
                 ]
             )
         header = [
-            "SONNX operator",
-            "Based on",
-            "Names",
-            "Decided by this specification (its sources silent or at odds)",
+            say("SONNX operator"),
+            say("Based on"),
+            say("Names"),
+            say("Decided by this specification (its sources silent or at odds)"),
         ]
         return self.render(table(header, rows, widths="2 2 3 4", classes="sonnx-cards"))
 
@@ -91,16 +94,16 @@ class OperatorApiDirective(SiteDirective):
 
 class SourcesDirective(SiteDirective):
     def run(self) -> list[nodes.Node]:
-        return self.render(sources_markdown(self.build_data()), match_titles=True)
+        return self.render(sources_markdown(self.build_data(), speaker(self.env)), match_titles=True)
 
 
-def sources_markdown(data: BuildData) -> list[str]:
+def sources_markdown(data: BuildData, say: Say) -> list[str]:
     lines: list[str] = []
     for kind, heading in SOURCE_KINDS.items():
         sources = [s for s in data.catalogue.sources.values() if s.kind == kind]
         if not sources:
             continue
-        lines += [f"## {heading}", ""]
+        lines += [f"## {say(heading)}", ""]
         for source in sources:
             citing = [
                 (rule.id, origin.section)
@@ -116,15 +119,14 @@ def sources_markdown(data: BuildData) -> list[str]:
                 if label.origin.source == source.key
             ]
             lines += [f"({source.key})=", f"### {source.title}", "", source.summary, ""]
-            where = []
+            where = [say("Key {key}", key=code(source.key))]
             if source.path:
-                where.append(f"in the project's copy of the sources as {code(source.path)}")
+                where.append(say("in the project's copy of the sources as {path}", path=code(source.path)))
             if source.url:
-                where.append(f"published at <{source.url}>")
-            if where:
-                lines += ["Key " + code(source.key) + "; " + "; ".join(where) + ".", ""]
+                where.append(say("published at <{url}>", url=source.url))
+            lines += ["; ".join(where) + say("."), ""]
             cited = "; ".join(need(rid) + (f" (§ {escape(sec)})" if sec else "") for rid, sec in citing)
-            lines += [f"Cited by: {cited}." if cited else "Cited by no rule.", ""]
+            lines += [say("Cited by: {rules}.", rules=cited) if cited else say("Cited by no rule."), ""]
     return lines
 
 

@@ -25,7 +25,8 @@ from sphinx.util.typing import ExtensionMetadata
 from sonnx_spec import operators
 
 from ..domain import add_directive
-from ..myst import SiteDirective, code, details, escape, need, plural, rubric, table
+from ..i18n import Say, english, speaker
+from ..myst import SiteDirective, code, details, escape, need, rubric, table
 
 FORMAT = 3  # the report format this module reads (see tests/conformance/conformance_report.py)
 VERDICT_WORDS = {"agrees": "agree", "differs": "differ", "unsupported": "unsupported"}
@@ -41,51 +42,57 @@ def _values(values: Any) -> str:
     return str(values)
 
 
-def _tensor(tensor: Json) -> str:
+def _tensor(tensor: Json, say: Say = english) -> str:
     if tensor.get("abridged"):  # the first and the last elements of a large tensor, flat
         shape = "×".join(str(n) for n in tensor["shape"])
         ends = ", ".join(tensor["values"]) + ", …, " + ", ".join(tensor["last"])
-        text = code(f"[{ends}]") + f" (shape {shape}, flattened)"
+        text = code(f"[{ends}]") + say(" (shape {shape}, flattened)", shape=shape)
     else:
         text = code(_values(tensor["values"]))
     return f"{text} ({tensor['dtype']})" if "dtype" in tensor else text
 
 
-def _inputs(inputs: list[Json], attributes: Json) -> str:
+def _inputs(inputs: list[Json], attributes: Json, say: Say) -> str:
     given = [
-        f"{item['name']} omitted" if item["value"] is None else f"{item['name']} = {_tensor(item['value'])}"
+        say("{name} omitted", name=item["name"])
+        if item["value"] is None
+        else f"{item['name']} = {_tensor(item['value'], say)}"
         for item in inputs
     ]
-    return ", ".join(given + [f"{name} = {_tensor(value)}" for name, value in attributes.items()])
+    return ", ".join(given + [f"{name} = {_tensor(value, say)}" for name, value in attributes.items()])
 
 
-def _spec(result: Json) -> str:
+def _spec(result: Json, say: Say) -> str:
     if result["status"] == "output":
-        return _tensor(result["output"])
-    return f"refuses ({need(result['rule'])})"
+        return _tensor(result["output"], say)
+    return say("refuses ({rule})", rule=need(result["rule"]))
 
 
-def _engine(result: Json) -> str:
+def _engine(result: Json, say: Say) -> str:
     if result["status"] == "output":
-        text = _tensor(result["output"])
+        text = _tensor(result["output"], say)
     elif result["status"] == "refused":
-        text = "refuses: " + escape(result["message"])
+        text = say("refuses: {message}", message=escape(result["message"]))
     else:
-        return "unsupported"
-    return f"{text} (agrees)" if result["verdict"] == "agrees" else text
+        return say("unsupported")
+    return text + say(" (agrees)") if result["verdict"] == "agrees" else text
 
 
-def _counts(counts: Json) -> str:
+def _counts(counts: Json, say: Say) -> str:
     total = sum(counts.values())
     if counts["agrees"] == total:
-        return f"all {total} agree"
+        return say("all {count} agree", count=total)
     if counts["unsupported"] == total:
-        return f"unsupported ({total})"
-    parts = [f"{counts[verdict]} {word}" for verdict, word in VERDICT_WORDS.items() if counts[verdict]]
+        return say("unsupported ({count})", count=total)
+    parts = [
+        say(f"{{count}} {word}", count=counts[verdict])
+        for verdict, word in VERDICT_WORDS.items()
+        if counts[verdict]
+    ]
     return ", ".join(parts)
 
 
-def _types(names: list[str], report: Json) -> str:
+def _types(names: list[str], report: Json, say: Say) -> str:
     """The types of a case or a divergence, by family where they make one up."""
     ints, floats = report["families"]["int"], report["families"]["float"]
     signed = [t for t in ints if t.startswith("int")]
@@ -96,7 +103,7 @@ def _types(names: list[str], report: Json) -> str:
         "signed integer and floating-point types": signed + floats,
         "signed integer types": signed,
     }
-    return next((family for family, members in families.items() if names == members), ", ".join(names))
+    return next((say(family) for family, members in families.items() if names == members), ", ".join(names))
 
 
 def _engine_titles(report: Json) -> list[str]:
@@ -106,26 +113,31 @@ def _engine_titles(report: Json) -> list[str]:
 # -- the summary and the sections ---------------------------------------------
 
 
-def summary(report: Json) -> list[str]:
+def summary(report: Json, say: Say) -> list[str]:
     versions = report["versions"]
     engines = "; ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
     specification = (
         f"sonnx_spec {versions['sonnx_spec']} (numpy {versions['numpy']}, ml_dtypes {versions['ml_dtypes']})"
     )
     lines = [
-        f"Specification: {escape(specification)}. Engines: {engines}. The ONNX engines run models of one "
-        "node whose opset is the version of the ONNX operator the profile is based on.",
+        say(
+            "Specification: {specification}. Engines: {engines}. The ONNX engines run models of one node "
+            "whose opset is the version of the ONNX operator the profile is based on.",
+            specification=escape(specification),
+            engines=engines,
+        ),
         "",
     ]
     rows = [
         [
             f"{section['onnx']['op_type']}-{section['onnx']['version']}",
-            *(_counts(section["totals"][e["name"]]) for e in report["engines"]),
-            _backend_totals(section["backend_totals"]),
+            *(_counts(section["totals"][e["name"]], say) for e in report["engines"]),
+            _backend_totals(section["backend_totals"], say),
         ]
         for op, section in _sections(report)
     ]
-    return lines + table(["Operator", *_engine_titles(report), "ONNX backend node tests"], rows)
+    header = [say("Operator"), *_engine_titles(report), say("ONNX backend node tests")]
+    return lines + table(header, rows)
 
 
 def _sections(report: Json) -> list[tuple[str, Json]]:
@@ -133,93 +145,115 @@ def _sections(report: Json) -> list[tuple[str, Json]]:
     return sorted(report["operators"].items())
 
 
-def _backend_totals(totals: Json) -> str:
-    text = f"{totals['pass']} pass, " + plural(
-        totals["expected divergence"], "expected divergence", "expected divergences"
+def _backend_totals(totals: Json, say: Say) -> str:
+    diverging = totals["expected divergence"]
+    text = say(
+        "{passed} pass, {diverging} expected divergence"
+        if diverging == 1
+        else "{passed} pass, {diverging} expected divergences",
+        passed=totals["pass"],
+        diverging=diverging,
     )
     unexpected = totals["unexpected divergence"]
-    return text + (f", **{unexpected} unexpected**" if unexpected else "")
+    return text + (say(", **{count} unexpected**", count=unexpected) if unexpected else "")
 
 
-def all_sections(report: Json) -> list[str]:
+def all_sections(report: Json, say: Say) -> list[str]:
     """A section per operator, headed by its name."""
     lines = []
     for op, section in _sections(report):
         title = section["onnx"]["op_type"]
-        lines += [f"## {title}", "", f"The rules are on the [{title}](operators/{op}.md) page.", ""]
-        lines += operator_section(report, op)
+        lines += [
+            f"## {title}",
+            "",
+            say("The rules are on the [{title}](operators/{op}.md) page.", title=title, op=op),
+            "",
+        ]
+        lines += operator_section(report, op, say)
     return lines
 
 
-def operator_section(report: Json, op: str) -> list[str]:
+def operator_section(report: Json, op: str, say: Say) -> list[str]:
     section = report["operators"][op]
     return [
-        *_matrix(report, section),
-        *_divergences(report, section),
-        *_unsupported(report, section),
-        *_backend(section),
-        *_cases(report, section),
+        *_matrix(report, section, say),
+        *_divergences(report, section, say),
+        *_unsupported(report, section, say),
+        *_backend(section, say),
+        *_cases(report, section, say),
     ]
 
 
-def _matrix(report: Json, section: Json) -> list[str]:
+def _matrix(report: Json, section: Json, say: Say) -> list[str]:
     rows = []
     for t in section["types"]:
         cells = section["matrix"][t]
         total = sum(cells[report["engines"][0]["name"]].values())
-        rows.append([t, str(total), *(_counts(cells[e["name"]]) for e in report["engines"])])
-    return rubric("Types × engines") + table(["Type", "Cases", *_engine_titles(report)], rows)
+        rows.append([t, str(total), *(_counts(cells[e["name"]], say) for e in report["engines"])])
+    header = [say("Type"), say("Cases"), *_engine_titles(report)]
+    return rubric(say("Types × engines")) + table(header, rows)
 
 
-def _divergences(report: Json, section: Json) -> list[str]:
-    lines = rubric("Divergences")
+def _divergences(report: Json, section: Json, say: Say) -> list[str]:
+    lines = rubric(say("Divergences"))
     if not section["divergences"]:
-        return [*lines, "No engine differs from the specification on these cases.", ""]
-    return lines + _divergence_tables(report, section["divergences"])
+        return [*lines, say("No engine differs from the specification on these cases."), ""]
+    return lines + _divergence_tables(report, section["divergences"], say)
 
 
-def topic_section(report: Json, op: str, topic: str, root: str = "") -> list[str]:
+def topic_section(report: Json, op: str, topic: str, say: Say, root: str = "") -> list[str]:
     """What the engines do on one topic's cases: shown on an operator page beside the decision, folded
     with the page's other evidence."""
     return details(
-        f"What the engines return: {topic}",
-        _topic_tables(report, op, topic, root),
+        say("What the engines return: {topic}", topic=topic),
+        _topic_tables(report, op, topic, say, root),
         classes="sonnx-trace sonnx-conformance-topic",
     )
 
 
-def _topic_tables(report: Json, op: str, topic: str, root: str) -> list[str]:
+def _topic_tables(report: Json, op: str, topic: str, say: Say, root: str) -> list[str]:
     entries = [e for e in report["operators"][op]["divergences"] if e["topic"] == topic]
     engines = ", ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
     if not entries:
-        return [f"On these cases ({escape(topic)}), {engines} all agree with the specification.", ""]
+        return [
+            say(
+                "On these cases ({topic}), {engines} all agree with the specification.",
+                topic=escape(topic),
+                engines=engines,
+            ),
+            "",
+        ]
     return [
-        f"What {engines} return on these cases, from the [conformance run]({root}conformance.md):",
+        say(
+            "What {engines} return on these cases, from the [conformance run]({root}conformance.md):",
+            engines=engines,
+            root=root,
+        ),
         "",
-        *_divergence_tables(report, entries),
+        *_divergence_tables(report, entries, say),
     ]
 
 
-def _divergence_tables(report: Json, divergences: list[Json]) -> list[str]:
+def _divergence_tables(report: Json, divergences: list[Json], say: Say) -> list[str]:
     lines: list[str] = []
     by_topic: dict[str, list[Json]] = {}
     for entry in divergences:
         by_topic.setdefault(entry["topic"], []).append(entry)
-    header = ["Case", "Types", "Input", "Specification", *_engine_titles(report)]
+    header = [say(h) for h in ("Case", "Types", "Input", "Specification")] + _engine_titles(report)
     for topic, entries in by_topic.items():
         first = entries[0]
         if all(e["explained"] for e in entries):
             why = f"{need(first['rule'])}: {escape(first['reason'])}"
         else:
-            why = "**Unexplained**: the conformance tests fail on this divergence."
+            why = say("**Unexplained**: the conformance tests fail on this divergence.")
         lines += [f"**{escape(topic[0].upper() + topic[1:])}**. {why}", ""]
         rows = [
             [
                 escape(e["case"]),
-                escape(_types(e["types"], report)),
-                _inputs(e["inputs"], e.get("attributes", {})),
-                _spec(e["spec"]),
-                *(_engine(e["engines"][engine["name"]]) for engine in report["engines"]),
+                escape(_types(e["types"], report, say)),
+                _inputs(e["inputs"], e.get("attributes", {}), say),
+                _spec(e["spec"], say),
+                *(_engine(e["engines"][engine["name"]], say) for engine in report["engines"]),
             ]
             for e in entries
         ]
@@ -227,44 +261,58 @@ def _divergence_tables(report: Json, divergences: list[Json]) -> list[str]:
     return lines
 
 
-def _unsupported(report: Json, section: Json) -> list[str]:
-    lines = rubric("Unsupported")
+def _unsupported(report: Json, section: Json, say: Say) -> list[str]:
+    lines = rubric(say("Unsupported"))
     if not section["unsupported"]:
-        return [*lines, "Every engine runs every case on every type.", ""]
+        return [*lines, say("Every engine runs every case on every type."), ""]
     titles = {e["name"]: f"{e['title']} {e['version']}" for e in report["engines"]}
     for entry in section["unsupported"]:
         types = ", ".join(
-            f"{t} ({entry['cases'][t]} of {sum(section['matrix'][t][entry['engine']].values())} cases)"
+            say(
+                "{type} ({cases} of {all} cases)",
+                type=t,
+                cases=entry["cases"][t],
+                all=sum(section["matrix"][t][entry["engine"]].values()),
+            )
             for t in entry["types"]
         )
-        lines.append(f"- {escape(titles[entry['engine']])} on {escape(types)}: {escape(entry['message'])}")
+        lines.append(
+            say(
+                "- {engine} on {types}: {message}",
+                engine=escape(titles[entry["engine"]]),
+                types=escape(types),
+                message=escape(entry["message"]),
+            )
+        )
     return [*lines, ""]
 
 
-def _backend(section: Json) -> list[str]:
+def _backend(section: Json, say: Say) -> list[str]:
     rows = []
     for case in section["backend"]:
         if case["outcome"] == "pass":
-            outcome, why = "passes", ""
+            outcome, why = say("passes"), ""
         elif case["outcome"] == "expected divergence" and case["spec"]["status"] == "output":
             # ONNX rounded otherwise (Divergence.ulps, Divergence.within): the spec's outputs differ from
             # ONNX's, which meet the bound the case's rule states
-            outcome, why = "expected divergence: another rounding", escape(case["reason"])
+            outcome, why = say("expected divergence: another rounding"), escape(case["reason"])
         elif case["outcome"] == "expected divergence":
-            outcome, why = f"expected divergence: {_spec(case['spec'])}", escape(case["reason"])
+            outcome = say("expected divergence: {spec}", spec=_spec(case["spec"], say))
+            why = escape(case["reason"])
         else:
-            outcome, why = "**unexpected divergence**", escape(case["detail"])
+            outcome, why = say("**unexpected divergence**"), escape(case["detail"])
         rows.append([code(case["name"]), outcome, need(case["rule"]), why])
-    return rubric("ONNX backend node tests") + table(["Case", "Outcome", "Rule", "Reason"], rows)
+    header = [say(h) for h in ("Case", "Outcome", "Rule", "Reason")]
+    return rubric(say("ONNX backend node tests")) + table(header, rows)
 
 
-def _cases(report: Json, section: Json) -> list[str]:
+def _cases(report: Json, section: Json, say: Say) -> list[str]:
     by_topic: dict[str, list[str]] = {}
     for case in section["cases"]:
-        types = _types(case["types"], report)
+        types = _types(case["types"], report, say)
         by_topic.setdefault(case["topic"], []).append(escape(f"{case['name']} ({types})"))
     rows = [[escape(topic[0].upper() + topic[1:]), "; ".join(names)] for topic, names in by_topic.items()]
-    return rubric("Cases run") + table(["Topic", "Cases (types)"], rows)
+    return rubric(say("Cases run")) + table([say("Topic"), say("Cases (types)")], rows)
 
 
 # -- the directive ------------------------------------------------------------
@@ -288,13 +336,14 @@ class ConformanceReport(SiteDirective):
         op = self.operator_name() if topic or "operator" in self.options or on_operator_page else None
         if topic and topic not in report["topics"]:
             raise self.error(f"unknown topic {topic!r}; the report's topics: {', '.join(report['topics'])}")
+        say = speaker(self.env)
         try:
             if topic:
-                lines = topic_section(report, op, topic, "../" * self.env.docname.count("/"))
+                lines = topic_section(report, op, topic, say, "../" * self.env.docname.count("/"))
             elif "sections" in self.options:
-                lines = all_sections(report)
+                lines = all_sections(report, say)
             else:
-                lines = summary(report) if op is None else operator_section(report, op)
+                lines = summary(report, say) if op is None else operator_section(report, op, say)
         except (KeyError, IndexError, TypeError, AttributeError) as error:
             raise self.error(f"conformance report {path} breaks format {FORMAT}: {error!r}") from None
         return self.render(lines, match_titles="sections" in self.options)

@@ -15,8 +15,10 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from ..domain import add_directive
+from ..i18n import phrase
 from ..myst import SiteDirective, code, details, escape, need, table
 
 NOT_RUN = (
@@ -32,19 +34,34 @@ WHOLE_THEORIES = (
 )
 
 
-def kind_counts(entry: dict[str, Any]) -> str:
+def kind_counts(entry: dict[str, Any], env: BuildEnvironment) -> str:
     counts = entry.get("counts", {})
-    return ", ".join(f"{kind} {p} of {n}" for kind in KINDS if kind in counts for p, n in [counts[kind]])
+    return ", ".join(
+        phrase(env, "{kind} {proved} of {goals}", kind=phrase(env, kind), proved=p, goals=n)
+        for kind in KINDS
+        if kind in counts
+        for p, n in [counts[kind]]
+    )
 
 
-def refinement_sentence(entry: dict[str, Any]) -> str:
+def refinement_sentence(entry: dict[str, Any], env: BuildEnvironment) -> str:
     ref = entry.get("refinement")
     if not ref:
-        return "No concrete level is stated for it yet."
-    verdict = "proved, with every refinement goal of its instances" if ref.get("proved") else "**not proved**"
-    return (
-        f"The concrete level `{ref['function']}` (module `{ref['module']}`: flat row-major arrays, a loop) "
-        f"refines the specification: it ensures `{ref['contract']}` ({code(ref['label'])}): {verdict}."
+        return phrase(env, "No concrete level is stated for it yet.")
+    verdict = (
+        phrase(env, "proved, with every refinement goal of its instances")
+        if ref.get("proved")
+        else phrase(env, "**not proved**")
+    )
+    return phrase(
+        env,
+        "The concrete level {function} (module {module}: flat row-major arrays, a loop) refines the "
+        "specification: it ensures {contract} ({label}): {verdict}.",
+        function=code(ref["function"]),
+        module=code(ref["module"]),
+        contract=code(ref["contract"]),
+        label=code(ref["label"]),
+        verdict=verdict,
     )
 
 
@@ -63,37 +80,60 @@ class FormalStatusDirective(SiteDirective):
         if not path.exists():
             raise self.error(f"no formal specification {rel}")
         self.env.note_dependency(str(path))
+        env = self.env
         lines = [
             f"({op.name}-formal)=",
-            "## Formal specification",
+            "## " + phrase(env, "Formal specification"),
             "",
-            f"The Why3 specification of {op.onnx} is {self.source_link(rel)}: the rules of this page at two "
-            "levels, a specification (definitions, a contract, lemmas named after the ids they prove) and "
-            "a concrete level proved to refine it, with an instance per type.",
+            phrase(
+                env,
+                "The Why3 specification of {onnx} is {file}: the rules of this page at two levels, a "
+                "specification (definitions, a contract, lemmas named after the ids they prove) and a "
+                "concrete level proved to refine it, with an instance per type.",
+                onnx=op.onnx,
+                file=self.source_link(rel),
+            ),
             "",
         ]
         header = data.formal_header
         entry = (header or {}).get("operators", {}).get(op.name)
         if header is None or entry is None:
-            return self.render([*lines, NOT_RUN, ""], match_titles=True)
+            return self.render([*lines, phrase(env, NOT_RUN), ""], match_titles=True)
         goals = [g for g in data.formal_goals if g.file == rel]
         provers = header.get("prover_names", [])
         proved = sum(g.status == "proved" for g in goals)
         wholly = [t["name"] for t in entry.get("theories", []) if t["wholly"]]
         lines += [
-            f"Proof status from the last `nox -s formal` run: **{proved} of {len(goals)} goals proved** by "
-            f"Why3 {header.get('why3')} with {' and '.join(header.get('provers', []))} "
-            f"({kind_counts(entry)}).",
+            phrase(
+                env,
+                "Proof status from the last `nox -s formal` run: **{proved} of {goals} goals proved** by "
+                "Why3 {why3} with {provers} ({counts}).",
+                proved=proved,
+                goals=len(goals),
+                why3=header.get("why3"),
+                provers=phrase(env, " and ").join(header.get("provers", [])),
+                counts=kind_counts(entry, env),
+            ),
             "",
-            refinement_sentence(entry),
+            refinement_sentence(entry, env),
             "",
-            f"Theories wholly proved: {', '.join(code(t) for t in wholly) or 'none'}. {WHOLE_THEORIES}",
+            phrase(
+                env,
+                "Theories wholly proved: {theories}.",
+                theories=", ".join(code(t) for t in wholly) or phrase(env, "none"),
+            )
+            + " "
+            + phrase(env, WHOLE_THEORIES),
             "",
         ]
         outside = entry.get("outside_model", [])
         if outside:
             lines += details(
-                f"{len(outside)} example cases outside the formal model (the file's header says why)",
+                phrase(
+                    env,
+                    "{count} example cases outside the formal model (the file's header says why)",
+                    count=len(outside),
+                ),
                 [f"- {escape(case)}" for case in outside],
                 classes="sonnx-trace",
             )
@@ -103,14 +143,18 @@ class FormalStatusDirective(SiteDirective):
                 escape(g.theory),
                 g.kind,
                 " ".join(need(i) for i in g.ids),
-                *[escape(g.provers.get(p, "")) + (" (allowed)" if p in g.allowed else "") for p in provers],
+                *[
+                    escape(g.provers.get(p, "")) + (phrase(env, " (allowed)") if p in g.allowed else "")
+                    for p in provers
+                ],
                 g.status,
             ]
             for g in goals
         ]
+        headings = [phrase(env, h) for h in ("Goal", "Theory", "Kind", "Proves")]
         lines += details(
-            "Each goal and its answer per prover",
-            table(["Goal", "Theory", "Kind", "Proves", *provers, "Status"], rows, classes="sonnx-wide"),
+            phrase(env, "Each goal and its answer per prover"),
+            table([*headings, *provers, phrase(env, "Status")], rows, classes="sonnx-wide"),
             classes="sonnx-trace",
         )
         return self.render(lines, match_titles=True)
@@ -121,40 +165,60 @@ class FormalSummaryDirective(SiteDirective):
 
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
+        env = self.env
         header = data.formal_header
         if header is None:
-            return self.render([NOT_RUN])
+            return self.render([phrase(env, NOT_RUN)])
         rows = []
         for op in data.operators.values():
             entry = header.get("operators", {}).get(op.name)
             if entry is None:
                 continue
             if entry.get("missing"):
-                rows.append([op.onnx, f"{code(entry['file'])} missing", "", ""])
+                rows.append([op.onnx, phrase(env, "{file} missing", file=code(entry["file"])), "", ""])
                 continue
             goals = [g for g in data.formal_goals if g.file == f"formal/{op.name}.mlw"]
             proved = sum(g.status == "proved" for g in goals)
             link = f"[{op.onnx}](operators/{op.name}.md#{op.name}-formal)"
             rows.append(
-                [link, f"{proved} of {len(goals)}", escape(kind_counts(entry)), f"{entry['time']:.0f} s"]
+                [
+                    link,
+                    phrase(env, "{proved} of {goals}", proved=proved, goals=len(goals)),
+                    escape(kind_counts(entry, env)),
+                    f"{entry['time']:.0f} s",
+                ]
             )
         lines = [
-            f"Why3 {header.get('why3')}, {' and '.join(header.get('provers', []))}, "
-            f"{header.get('timelimit', 5):g} s per task and prover.",
+            phrase(
+                env,
+                "Why3 {why3}, {provers}, {seconds} s per task and prover.",
+                why3=header.get("why3"),
+                provers=phrase(env, " and ").join(header.get("provers", [])),
+                seconds=f"{header.get('timelimit', 5):g}",
+            ),
             "",
-            *table(["Operator", "Goals proved", "Per kind (proved of all)", "Proof time"], rows),
-            WHOLE_THEORIES,
+            *table(
+                [
+                    phrase(env, h)
+                    for h in ("Operator", "Goals proved", "Per kind (proved of all)", "Proof time")
+                ],
+                rows,
+            ),
+            phrase(env, WHOLE_THEORIES),
             "",
         ]
         mutants = header.get("mutants", [])
         if mutants:
             lines += [
-                "The harness checks itself: each deliberate error changes a definition, and a ground fact "
-                "true of the real definition (the witness) must be proved on the real file and its negation "
-                "on the mutated one: the error is refuted by a proof, not by a time-out.",
+                phrase(
+                    env,
+                    "The harness checks itself: each deliberate error changes a definition, and a ground "
+                    "fact true of the real definition (the witness) must be proved on the real file and its "
+                    "negation on the mutated one: the error is refuted by a proof, not by a time-out.",
+                ),
                 "",
                 *table(
-                    ["Operator", "Deliberate error", "Witness", "Outcome"],
+                    [phrase(env, h) for h in ("Operator", "Deliberate error", "Witness", "Outcome")],
                     [
                         [m["operator"], escape(m["change"]), code(m["witness"]), escape(m["status"])]
                         for m in mutants
@@ -165,17 +229,24 @@ class FormalSummaryDirective(SiteDirective):
         if vacuity:
             vacuous = [v for v in vacuity if v["status"] != "not proved"]
             lines += [
-                f"Vacuity: `false` was submitted in each of the {len(vacuity)} modules to both provers; "
-                + ("neither proved it in any." if not vacuous else f"it was proved in {len(vacuous)}."),
+                phrase(
+                    env,
+                    "Vacuity: `false` was submitted in each of the {count} modules to both provers; "
+                    "{outcome}",
+                    count=len(vacuity),
+                    outcome=phrase(env, "neither proved it in any.")
+                    if not vacuous
+                    else phrase(env, "it was proved in {count}.", count=len(vacuous)),
+                ),
                 "",
             ]
         allowed = header.get("allowed", [])
         if allowed:
             lines += [
-                "Goals one prover is excused from (each in `formal/<op>.excused.toml`):",
+                phrase(env, "Goals one prover is excused from (each in `formal/<op>.excused.toml`):"),
                 "",
                 *table(
-                    ["Operator", "Goal", "Prover", "Why"],
+                    [phrase(env, h) for h in ("Operator", "Goal", "Prover", "Why")],
                     [
                         [a["operator"], code(f"{a['theory']}.{a['goal']}"), a["prover"], escape(a["reason"])]
                         for a in allowed

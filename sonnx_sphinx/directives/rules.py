@@ -25,7 +25,7 @@ from sonnx_spec.requirements import Rule
 
 from ..data import BuildData
 from ..domain import add_directive, sonnx_domain
-from ..i18n import statement
+from ..i18n import phrase, statement
 from ..myst import SiteDirective
 from ..output.exports import draft_labels, formerly, label_text
 
@@ -143,11 +143,14 @@ class RulesDirective(SiteDirective):
 
 VIEWS = {
     # The rules of a type family, where the SONNX layout lists them.
-    "summary": 'id as "Id";title as "Statement";origin as "Derived from";sources as "Origin"',
+    "summary": {"id": "Id", "title": "Statement", "origin": "Derived from", "sources": "Origin"},
     # The traceability of an operator page: each id to its origin, code, tests and result.
-    "trace": 'id as "Id";type_name as "Kind";title as "Statement";sources as "Origin";'
-    'code as "Code";tests as "Tests";result as "Result"',
+    "trace": {
+        **{"id": "Id", "type_name": "Kind", "title": "Statement", "sources": "Origin"},
+        **{"code": "Code", "tests": "Tests", "result": "Result"},
+    },
 }
+"""The columns of each view of ``{rules-table}``: a need's field and its column's heading."""
 
 
 class RulesTableDirective(RulesDirective):
@@ -160,11 +163,13 @@ class RulesTableDirective(RulesDirective):
 
     def run(self) -> list[nodes.Node]:
         ids = [rule.id for rule in self.chosen()]
+        view = VIEWS[self.options.get("view", "summary")]
+        columns = ";".join(f'{field} as "{phrase(self.env, title)}"' for field, title in view.items())
         return self.render(
             [
                 "```{needtable}",
                 f":filter: id in {ids!r}",
-                f":columns: {VIEWS[self.options.get('view', 'summary')]}",
+                f":columns: {columns}",
                 ":style: table",
                 ":class: sonnx-rules-table",
                 ":sort: order",  # the order of the rules files

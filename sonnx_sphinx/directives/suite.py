@@ -23,21 +23,22 @@ from sonnx_spec import __version__
 from sonnx_spec.suite import Grades, export, grade
 
 from ..domain import add_directive
+from ..i18n import Say, speaker
 from ..myst import SiteDirective, code, details, escape, need, table
 
 ENGINES = ("reference", "onnxruntime", "onnx-reference")
 DOWNLOAD = f"downloads/sonnx-conformance-suite-{__version__}.zip"
 
 
-def _cell(counts: Counter) -> str:
-    shown = [f"{counts['pass']} pass"]
-    shown += [f"**{counts['fail']} fail**"] if counts["fail"] else []
-    shown += [f"{counts['unsupported']} unsupported"] if counts["unsupported"] else []
+def _cell(counts: Counter, say: Say) -> str:
+    shown = [say("{count} pass", count=counts["pass"])]
+    shown += [say("**{count} fail**", count=counts["fail"])] if counts["fail"] else []
+    shown += [say("{count} unsupported", count=counts["unsupported"])] if counts["unsupported"] else []
     return ", ".join(shown)
 
 
-def grades_section(results: list[Grades], cases: int, refused: int) -> list[str]:
-    header = ["Engine", "Version", "Pass", "Fail", "Unsupported"]
+def grades_section(results: list[Grades], cases: int, refused: int, say: Say) -> list[str]:
+    header = [say(h) for h in ("Engine", "Version", "Pass", "Fail", "Unsupported")]
     rows = [
         [
             escape(g.engine),
@@ -49,22 +50,28 @@ def grades_section(results: list[Grades], cases: int, refused: int) -> list[str]
         for g in results
     ]
     lines = [
-        f"The suite has {cases} cases, {refused} of them inputs the profile refuses. "
-        "The engines below were graded with it while this site was built:",
+        say(
+            "The suite has {cases} cases, {refused} of them inputs the profile refuses. "
+            "The engines below were graded with it while this site was built:",
+            cases=cases,
+            refused=refused,
+        ),
         "",
         *table(header, rows, classes="sonnx-cards"),  # one card per engine, per operator, on a phone
     ]
     operators = sorted({g.operator for r in results for g in r.grades})
     per_operator = [
-        [escape(op)] + [_cell(Counter(g.outcome for g in r.grades if g.operator == op)) for r in results]
+        [escape(op)] + [_cell(Counter(g.outcome for g in r.grades if g.operator == op), say) for r in results]
         for op in operators
     ]
-    lines += table(["Operator", *(escape(r.engine) for r in results)], per_operator, classes="sonnx-cards")
+    header = [say("Operator"), *(escape(r.engine) for r in results)]
+    lines += table(header, per_operator, classes="sonnx-cards")
     for result in results:
         failed = [g for g in result.grades if g.outcome == "fail"]
         if failed:
             body = [f"- {code(g.case)} ({need(g.rule)}): {escape(g.detail)}" for g in failed]
-            lines += details(f"{result.engine}: the {len(failed)} failed cases", [*body, ""])
+            title = say("{engine}: the {count} failed cases", engine=result.engine, count=len(failed))
+            lines += details(title, [*body, ""])
     return lines
 
 
@@ -88,8 +95,12 @@ class ConformanceSuite(SiteDirective):
         cases = manifest["cases"]
         refused = sum(c["result"] == "refused" for c in cases)
         link = self.site_link(DOWNLOAD, f"sonnx-conformance-suite-{__version__}.zip")
-        lines = [f"Download: {link} (digest {code(manifest['digest'][:16])}).", ""]
-        return self.render(lines + grades_section(results, len(cases), refused))
+        say = speaker(self.env)
+        lines = [
+            say("Download: {link} (digest {digest}).", link=link, digest=code(manifest["digest"][:16])),
+            "",
+        ]
+        return self.render(lines + grades_section(results, len(cases), refused, say))
 
 
 def _write_download(app: Sphinx, exception: Exception | None) -> None:

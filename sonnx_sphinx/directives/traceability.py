@@ -19,6 +19,7 @@ from sonnx_spec.requirements import SCOPE_PAGES
 
 from ..data import CI, BuildData
 from ..domain import add_directive
+from ..i18n import Say, speaker
 from ..lints import report
 from ..lints.traceability import problems
 from ..myst import SiteDirective, code, details, escape, table
@@ -37,28 +38,42 @@ MATRIX_COLUMNS = [
 FILTERS = ["Operator", "Kind", "Families", "Result"]
 
 
-def summary_markdown(data: BuildData) -> list[str]:
+def summary_markdown(data: BuildData, say: Say) -> list[str]:
     issues = problems(data)
-    lines = ["**Unlinked or unproved:** " + ("none." if not issues else f"{len(issues)} problem(s):"), ""]
+    lines = [
+        say("**Unlinked or unproved:** none.")
+        if not issues
+        else say("**Unlinked or unproved:** {count} problem(s):", count=len(issues)),
+        "",
+    ]
     lines += [f"- {message}" for _, message in issues]
     passed = sum(c.outcome == "pass" for c in data.test_cases)
     lines += [
         "",
-        f"**Test run:** {len(data.test_cases)} test cases, {passed} passed, "
-        f"{len(data.test_cases) - passed} failed or skipped.",
+        say(
+            "**Test run:** {cases} test cases, {passed} passed, {others} failed or skipped.",
+            cases=len(data.test_cases),
+            passed=passed,
+            others=len(data.test_cases) - passed,
+        ),
         "",
     ]
     if data.formal_header:
         proved = sum(g.status == "proved" for g in data.formal_goals)
         lines += [
-            f"**Proofs:** {proved} of {len(data.formal_goals)} Why3 goals proved "
-            f"(Why3 {data.formal_header.get('why3')}, {', '.join(data.formal_header.get('provers', []))}).",
+            say(
+                "**Proofs:** {proved} of {goals} Why3 goals proved (Why3 {why3}, {provers}).",
+                proved=proved,
+                goals=len(data.formal_goals),
+                why3=data.formal_header.get("why3"),
+                provers=", ".join(data.formal_header.get("provers", [])),
+            ),
             "",
         ]
     kinds = list(KINDS.values())
     scopes = [s for s in SCOPE_PAGES if data.catalogue.of(s)] + list(data.operators)
     lines += [
-        "| Scope | " + " | ".join(k.capitalize() for k in kinds) + " | Total |",
+        f"| {say('Scope')} | " + " | ".join(say(k.capitalize()) for k in kinds) + f" | {say('Total')} |",
         "|---" * (len(kinds) + 2) + "|",
     ]
     for scope in scopes:
@@ -70,7 +85,7 @@ def summary_markdown(data: BuildData) -> list[str]:
 
 class TraceabilitySummary(SiteDirective):
     def run(self) -> list[nodes.Node]:
-        return self.render(summary_markdown(self.build_data()))
+        return self.render(summary_markdown(self.build_data(), speaker(self.env)))
 
 
 class TraceabilityMatrix(SiteDirective):
@@ -78,10 +93,12 @@ class TraceabilityMatrix(SiteDirective):
 
     def run(self) -> list[nodes.Node]:
         self.build_data()
-        columns = ";".join(f'{field} as "{title}"' for field, title, _ in MATRIX_COLUMNS)
+        say = speaker(self.env)  # the filters find their columns by the headers' words
+        columns = ";".join(f'{field} as "{say(title)}"' for field, title, _ in MATRIX_COLUMNS)
         widths = ",".join(str(width) for _, _, width in MATRIX_COLUMNS)
+        names = ",".join(say(name) for name in FILTERS)
         filters = nodes.raw(
-            "", f'<div class="sonnx-matrix-filters" data-filters="{",".join(FILTERS)}"></div>', format="html"
+            "", f'<div class="sonnx-matrix-filters" data-filters="{names}"></div>', format="html"
         )
         table = self.render(
             [
@@ -116,8 +133,10 @@ class DerivationGraph(SiteDirective):
                 )
             return [
                 nodes.paragraph(
-                    text="The derivation graph is drawn by Graphviz, which was not installed "
-                    "where this copy of the site was built."
+                    text=speaker(self.env)(
+                        "The derivation graph is drawn by Graphviz, which was not installed "
+                        "where this copy of the site was built."
+                    )
                 )
             ]
         return self.render(["```{graphviz}", "", *derivation_dot(self.build_data()), "```"])
@@ -164,21 +183,30 @@ def derivation_dot(data: BuildData) -> list[str]:
 class MutationScore(SiteDirective):
     def run(self) -> list[nodes.Node]:
         data = self.build_data()
+        say = speaker(self.env)
         result = data.mutation
         if result is None:
             if CI:
                 report(
                     "trace", str(data.mutation_status), "no mutation score: CI runs `nox -s mutants` first"
                 )
-            return self.render(["No mutation run in this build: `nox -s mutants` writes its score."])
+            return self.render([say("No mutation run in this build: `nox -s mutants` writes its score.")])
         lines = [
-            f"**Mutation score: {result['score']:.1%}** — of {result['mutants']} mutants of the reference "
-            f"(`sonnx_spec`, model tools aside), {result['killed']} are killed by the tests, "
-            f"{len(result.get('timeout', []))} make the tests run past their time limit, "
-            f"{len(result.get('crashed', []))} crash them, and "
-            f"{result['equivalent']} are equivalent (they compute what the reference computes; each is "
-            f"explained below); {len(result['unexplained'])} survive unexplained. The score is detected "
-            "(killed, timed out or crashed) / (mutants − equivalent). Tool: mutmut, run by `nox -s mutants`.",
+            say(
+                "**Mutation score: {score}** — of {mutants} mutants of the reference (`sonnx_spec`, "
+                "model tools aside), {killed} are killed by the tests, {timeout} make the tests run past "
+                "their time limit, {crashed} crash them, and {equivalent} are equivalent (they compute what "
+                "the reference computes; each is explained below); {unexplained} survive unexplained. The "
+                "score is detected (killed, timed out or crashed) / (mutants − equivalent). Tool: mutmut, "
+                "run by `nox -s mutants`.",
+                score=f"{result['score']:.1%}",
+                mutants=result["mutants"],
+                killed=result["killed"],
+                timeout=len(result.get("timeout", [])),
+                crashed=len(result.get("crashed", [])),
+                equivalent=result["equivalent"],
+                unexplained=len(result["unexplained"]),
+            ),
             "",
         ]
         statuses = sorted({s for counts in result["modules"].values() for s in counts})
@@ -186,14 +214,20 @@ class MutationScore(SiteDirective):
             [code(module), *(str(counts.get(s, 0)) for s in statuses)]
             for module, counts in result["modules"].items()
         ]
-        lines += details("Mutants per module", table(["Module", *statuses], rows), classes="sonnx-trace")
+        lines += details(
+            say("Mutants per module"), table([say("Module"), *statuses], rows), classes="sonnx-trace"
+        )
         ended = [[code(name), how] for how in ("timeout", "crashed") for name in result.get(how, [])]
         if ended:
-            lines += details("Mutants detected by the time limit or a crash", table(["Mutant", "How"], ended))
+            lines += details(
+                say("Mutants detected by the time limit or a crash"),
+                table([say("Mutant"), say("How")], ended),
+            )
         explained = [[code(name), escape(why)] for name, why in result["explained"].items()]
         if explained:
             lines += details(
-                "Equivalent mutants, and why", table(["Mutant", "Why it is equivalent"], explained)
+                say("Equivalent mutants, and why"),
+                table([say("Mutant"), say("Why it is equivalent")], explained),
             )
         return self.render(lines)
 
