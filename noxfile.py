@@ -254,6 +254,7 @@ def catalogues(session: nox.Session) -> None:
     templates = BUILD / "gettext"
     shutil.rmtree(templates, ignore_errors=True)
     doctrees = BUILD / "gettext-doctrees"  # the gettext builder's own: Sphinx refuses the html ones
+    shutil.rmtree(doctrees, ignore_errors=True)  # every page read by this very code: none left from before
     command = ["python", "-m", "sonnx_sphinx.leftovers", "sphinx-build", "-b", "gettext", "-q", "-j", "auto"]
     command += ["-c", str(ROOT), "-D", "needs_build_json=0", "-d", str(doctrees), "docs", str(templates)]
     logged(session, "gettext", *command)

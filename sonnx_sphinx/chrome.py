@@ -6,6 +6,10 @@ layout's prefixes "Origin: ", the links' names "derived from"), the site's scrip
 top"). Each is read where it is written, the configuration in ``conf.py``, the scripts' words from their
 calls of ``t("…")``, the templates' by Jinja's own extractor, so no list of them is kept here.
 
+The extension's own phrases reach ``site.pot`` as the pages use them; those a page shows only in another
+state of the build (no mutation run, an engine that fails) are found in the extension's code, as the
+literals of its calls of ``phrase`` and ``say``, so that such a state is translated too.
+
 The gettext build puts the first two in ``site.pot`` with the extension's other phrases, and the
 templates' in ``sphinx.pot`` (Sphinx reads a ``sphinx.po`` of ``locale_dirs`` for its templates, before
 its own). A translated build replaces the configuration's words before sphinx-needs reads them, and gives
@@ -15,6 +19,7 @@ a phrase. A template's word left untranslated falls back to Sphinx's catalogue, 
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import re
@@ -43,6 +48,28 @@ def script_words() -> list[str]:
         for m in SCRIPT_WORDS.findall(path.read_text("utf-8"))
     ]
     return list(dict.fromkeys(found))
+
+
+EXTENSION = Path(__file__).parent
+PHRASE_CALLS = {"phrase": 1, "say": 0}
+"""The extension's calls that take a phrase, and the position of the phrase among their arguments."""
+
+
+def extension_phrases() -> list[str]:
+    """The literal phrases of the extension's calls of ``phrase(env, "…")`` and ``say("…")``."""
+    found = []
+    for path in sorted(EXTENSION.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in PHRASE_CALLS
+            ):
+                position = PHRASE_CALLS[node.func.id]
+                argument = node.args[position] if len(node.args) > position else None
+                if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                    found.append(argument.value)
+    return list(dict.fromkeys(p for p in found if has_words(p)))
 
 
 def template_words(config: Config, confdir: Path) -> list[str]:
@@ -114,7 +141,7 @@ def _script_words(app: Sphinx) -> None:
 
 def _record(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """For the gettext build's templates: these words, as the extension's phrases are."""
-    words = {("site", None, w) for w in [*needs_words(app.config), *script_words()]}
+    words = {("site", None, w) for w in [*needs_words(app.config), *script_words(), *extension_phrases()]}
     messages(env)["_chrome"] = words | {("sphinx", None, w) for w in template_words(app.config, app.confdir)}
 
 

@@ -215,7 +215,7 @@ class Coverage(SphinxTransform):
 def has_words(message: str) -> bool:
     """Whether a message has words to translate: not only formulas, code, ids, numbers and names."""
     text = re.sub(
-        r"\{[a-z:+-]+\}`[^`]*`|\$[^$]*\$|`[^`]*`|\b(GR\d+|[A-Z][A-Z0-9]*_[RCESP]\d+)\b", " ", message
+        r"\{[a-z:+-]+\}`[^`]*`|\{\w+\}|\$[^$]*\$|`[^`]*`|\b(GR\d+|[A-Z][A-Z0-9]*_[RCESP]\d+)\b", " ", message
     )
     return any(word.lower() not in NAMES for word in WORDS.findall(text))
 

@@ -21,9 +21,6 @@ from ..domain import add_directive
 from ..i18n import phrase
 from ..myst import SiteDirective, code, details, escape, need, table
 
-NOT_RUN = (
-    "Proof status: not available in this build (Why3 was not installed); `nox -s formal` proves the goals."
-)
 KINDS = ("property", "instance", "refinement", "example", "mutant", "vacuity")
 WHOLE_THEORIES = (
     "A rule counts as proved only if every goal of the theories it relies on is proved (its operator's "
@@ -32,6 +29,14 @@ WHOLE_THEORIES = (
     "and cvc5 both prove it, unless one of them is excused for it in `formal/<op>.excused.toml` (shown with "
     "its reason); any other goal when one of them proves it."
 )
+
+
+def not_run(env: BuildEnvironment) -> str:
+    return phrase(
+        env,
+        "Proof status: not available in this build (Why3 was not installed); `nox -s formal` proves the "
+        "goals.",
+    )
 
 
 def kind_counts(entry: dict[str, Any], env: BuildEnvironment) -> str:
@@ -98,7 +103,7 @@ class FormalStatusDirective(SiteDirective):
         header = data.formal_header
         entry = (header or {}).get("operators", {}).get(op.name)
         if header is None or entry is None:
-            return self.render([*lines, phrase(env, NOT_RUN), ""], match_titles=True)
+            return self.render([*lines, not_run(env), ""], match_titles=True)
         goals = [g for g in data.formal_goals if g.file == rel]
         provers = header.get("prover_names", [])
         proved = sum(g.status == "proved" for g in goals)
@@ -168,7 +173,7 @@ class FormalSummaryDirective(SiteDirective):
         env = self.env
         header = data.formal_header
         if header is None:
-            return self.render([phrase(env, NOT_RUN)])
+            return self.render([not_run(env)])
         rows = []
         for op in data.operators.values():
             entry = header.get("operators", {}).get(op.name)

@@ -19,7 +19,7 @@ from sonnx_spec.requirements import SCOPE_PAGES
 
 from ..data import CI, BuildData
 from ..domain import add_directive
-from ..i18n import Say, speaker
+from ..i18n import Say, phrase, speaker
 from ..lints import report
 from ..lints.traceability import problems
 from ..myst import SiteDirective, code, details, escape, table
@@ -133,9 +133,10 @@ class DerivationGraph(SiteDirective):
                 )
             return [
                 nodes.paragraph(
-                    text=speaker(self.env)(
+                    text=phrase(
+                        self.env,
                         "The derivation graph is drawn by Graphviz, which was not installed "
-                        "where this copy of the site was built."
+                        "where this copy of the site was built.",
                     )
                 )
             ]

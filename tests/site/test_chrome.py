@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 
 from sonnx_sphinx import chrome
 
@@ -110,3 +110,30 @@ def test_the_templates_words_are_the_theme_s_and_the_language_switch_s() -> None
     config = SimpleNamespace(html_theme="furo", templates_path=["docs/_templates"])
     words = chrome.template_words(config, ROOT)
     assert {"On this page", "Back to top", "Skip to content", "Language"} <= set(words)
+
+
+def test_the_extension_s_phrases_are_the_literals_of_its_calls_of_phrase_and_say(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "a.py").write_text(
+        'phrase(env, "No mutation run in this build.")\n'
+        'say("Cited by: {rules}.", rules=r)\n'
+        'say("one " "sentence")\n'
+        "phrase(env, NAME)\n"  # a name: found when a page uses it
+        'say("{count}")\n'  # no words: read the same in every language
+        'print("not a phrase")\n',
+        "utf-8",
+    )
+    monkeypatch.setattr(chrome, "EXTENSION", tmp_path)
+    assert chrome.extension_phrases() == [
+        "No mutation run in this build.",
+        "Cited by: {rules}.",
+        "one sentence",
+    ]
+
+
+def test_every_phrase_of_the_extension_is_translated_those_of_rare_states_too() -> None:
+    """A build without a mutation run or Why3 shows phrases the usual build never uses."""
+    with (ROOT / "locales/zh_CN/LC_MESSAGES/site.po").open("rb") as file:
+        translated = {m.id for m in read_po(file) if m.string and not m.fuzzy}
+    assert [p for p in chrome.extension_phrases() if p not in translated] == []
