@@ -80,7 +80,8 @@ def check_shapes(X: Array, parameters: dict[str, Array]) -> None:
 
 def check_variance(input_var: Array) -> None:
     """BATCHNORMALIZATION_C7: no variance below zero (−0 is zero; a NaN is no number, and propagates)."""
-    negative = np.asarray(input_var) < 0
+    with np.errstate(invalid="ignore"):  # bfloat16 flags a NaN compared as invalid; it is not negative
+        negative = np.asarray(input_var) < 0
     if negative.any():
         channel = int(np.argmax(negative))
         problem = (
