@@ -79,7 +79,7 @@ def check_shapes(X: Array, parameters: dict[str, Array]) -> None:
 
 
 def check_variance(input_var: Array) -> None:
-    """BATCHNORMALIZATION_C7: no variance below zero (−0 is zero; a NaN is no number, and propagates)."""
+    """BATCHNORMALIZATION_E1: no variance below zero (−0 is zero; a NaN is no number, and propagates)."""
     with np.errstate(invalid="ignore"):  # bfloat16 flags a NaN compared as invalid; it is not negative
         negative = np.asarray(input_var) < 0
     if negative.any():
@@ -88,7 +88,7 @@ def check_variance(input_var: Array) -> None:
             f"batch_normalization: input_var[{channel}] is {np.asarray(input_var)[channel]}: a variance is "
             "never negative"
         )
-        raise SonnxError("BATCHNORMALIZATION_C7", problem, operator="batch_normalization", tensor="input_var")
+        raise SonnxError("BATCHNORMALIZATION_E1", problem, operator="batch_normalization", tensor="input_var")
 
 
 def _float64_bn(
@@ -103,7 +103,7 @@ def _float64_bn(
 ) -> None:
     # BATCHNORMALIZATION_S1 within 2⁻⁴⁰ where trusted; BATCHNORMALIZATION_S4, BATCHNORMALIZATION_S5: IEEE
     # 754's NaN, infinities and signed zeros of the formula, step by step, exactly.
-    root = np.add(var, epsilon, dtype=np.float64)  # w = v + ε > 0 (v ≥ 0 or NaN, C7)
+    root = np.add(var, epsilon, dtype=np.float64)  # w = v + ε > 0 (v ≥ 0 or NaN, E1)
     np.sqrt(root, out=root)
     np.subtract(X, mean, out=out, dtype=np.float64)  # d: exact, or (no cancellation) within u
     np.multiply(out, scale, out=out)
@@ -184,7 +184,7 @@ def batch_normalization(
     floating-point type (GR3). ε is the float32 ONNX stores for ``epsilon`` (BATCHNORMALIZATION_S2),
     positive and finite (BATCHNORMALIZATION_C5); ``momentum`` is read by training only and has no effect
     (BATCHNORMALIZATION_S3); ``training_mode`` is 0 (BATCHNORMALIZATION_C6); a negative variance is
-    refused (BATCHNORMALIZATION_C7). Each element of Y is the exact real value of the formula rounded once
+    refused (BATCHNORMALIZATION_E1). Each element of Y is the exact real value of the formula rounded once
     to the type, to nearest with ties to even; NaN, infinities and the sign of a zero are those of IEEE
     754's evaluation of the formula step by step.
 

@@ -178,7 +178,7 @@ EXPLAINED = {
         "The spec refuses a parameter whose size is not C; numpy and the ONNX reference broadcast it.",
     ),
     "negative variance": Explanation(
-        "BATCHNORMALIZATION_C7",
+        "BATCHNORMALIZATION_E1",
         "The spec refuses a negative variance; the engines take the square root of a negative number and "
         "give NaN.",
     ),
