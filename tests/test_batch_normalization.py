@@ -618,3 +618,45 @@ def test_the_docstring_example_is_mul_of_a_difference() -> None:
     one = np.ones(2, F32)
     Y = batch_normalization(X, one, one * 0, one * 2, one * 3, epsilon=1.0, momentum=0.9, training_mode=0)
     assert_same(Y, mul(X - np.float32(2), np.full((2, 2), 0.5, F32)))
+
+
+@req("BATCHNORMALIZATION_S1")
+def test_S1_the_float64_evaluation_trusts_up_to_2_to_the_10_of_cancellation() -> None:
+    """|q̂| = 1000·|ŷ| is trusted, 1500·|ŷ| is not: the bound 2⁻⁴⁰ is derived for a ratio of 2¹⁰."""
+    x = np.array([1.0, 1.0], F32)  # s = 1, m = 0, v + ε = 1: q = 1, b = −1 + 1/ratio
+    b = np.array([-1 + 1 / 1000, -1 + 1 / 1500], F64).astype(F32)
+    out = np.empty(2)
+    _float64_bn(out, x, np.ones(2, F32), b, np.zeros(2, F32), np.full(2, 0.75, F32), epsilon=0.25)
+    ratios = 1 / np.abs(1 + b.astype(F64))
+    assert 900 < ratios[0] < CANCELLATION < ratios[1] < 2 * CANCELLATION
+    assert out[0] == 1 + float(b[0]) and out[1] == UNDECIDED
+
+
+@req("BATCHNORMALIZATION_P2")
+def test_P2_the_bound_is_any_value_once_nine_units_of_M_overflow() -> None:
+    """9u·M beyond float32's largest value: any result; just below: the bound is finite."""
+    u, largest = 2.0**-24, float(np.finfo(F32).max)
+    s = np.array([2.0**100], F32)
+    zero, one = np.zeros(1, F32), np.ones(1, F32)
+    for ratio, infinite in ((9.5, False), (8.5, True)):
+        X = np.array([[largest / (ratio * u) / 2.0**100]], F32)
+        error = engine_error(X, X, s, zero, zero, one)
+        assert math.isinf(error[0, 0]) is infinite, ratio
+
+
+@req("BATCHNORMALIZATION_P2")
+@pytest.mark.parametrize("position", range(5))
+def test_P2_an_element_with_a_non_finite_operand_must_be_the_reference_s(position: int) -> None:
+    args = [np.array([[2.0]], F32), *parameters(F32, [1.0], [0.5], [0.0], [3.0])]
+    args[position] = np.full_like(args[position], inf if position != 4 else nan)
+    error = engine_error(args[0], *args)
+    assert math.isnan(error[0, 0])
+
+
+@req("BATCHNORMALIZATION_P2")
+@pytest.mark.parametrize("dtype", [F16, F32], ids=lambda t: t.name)
+def test_P2_where_every_term_is_zero_the_bound_is_8_eta(dtype: np.dtype) -> None:
+    X = np.zeros((1, 1), dtype)
+    error = engine_error(X, X, *parameters(dtype, [1.0], [0.0], [0.0], [1.0]))
+    eta = float(ml_dtypes.finfo(dtype).smallest_subnormal) / 2
+    assert 8 * eta <= error[0, 0] <= np.nextafter(8 * eta, inf)
