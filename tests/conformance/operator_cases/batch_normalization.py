@@ -60,9 +60,11 @@ def bench_call(X: np.ndarray) -> tuple[list[np.ndarray], dict]:
 SAMPLE_FROM_CASES = True
 """The shared sample call (tensors of ones of one shape, int attributes 1) does not fit: parameters are of
 shape (C,) and training_mode = 1 is refused; the first case is the sample."""
-BENCH_LIMIT = 12.0
-"""numpy's formula rounds five times in float32; the reference evaluates it in float64, decides each
-element's rounding and sends the cancelling ones to the exact evaluation."""
+BENCH_LIMIT = 25.0
+"""numpy's formula rounds five times in float32; the reference broadcasts the four parameters to X's shape,
+evaluates the formula in float64, decides each element's rounding and sends the undecided and cancelling
+ones to the exact evaluation. Measured 16x numpy's float32 formula on 2²⁰ float32 elements, on a machine
+loaded by a mutation run."""
 
 
 def rows(v: Values) -> list[tuple]:
