@@ -646,8 +646,10 @@ def test_P2_the_bound_is_any_value_once_nine_units_of_M_overflow() -> None:
 
 @req("BATCHNORMALIZATION_P2")
 @pytest.mark.parametrize("position", range(5))
-def test_P2_an_element_with_a_non_finite_operand_must_be_the_reference_s(position: int) -> None:
-    args = [np.array([[2.0]], F32), *parameters(F32, [1.0], [0.5], [0.0], [3.0])]
+@pytest.mark.parametrize("x", [2.0, 0.0])
+def test_P2_an_element_with_a_non_finite_operand_must_be_the_reference_s(position: int, x: float) -> None:
+    """x = 0 with an infinite scale: 0·∞ in the bound's own arithmetic, without a warning."""
+    args = [np.array([[x]], F32), *parameters(F32, [1.0], [0.5], [0.0], [3.0])]
     args[position] = np.full_like(args[position], inf if position != 4 else nan)
     error = engine_error(args[0], *args)
     assert math.isnan(error[0, 0])
@@ -660,3 +662,25 @@ def test_P2_where_every_term_is_zero_the_bound_is_8_eta(dtype: np.dtype) -> None
     error = engine_error(X, X, *parameters(dtype, [1.0], [0.0], [0.0], [1.0]))
     eta = float(ml_dtypes.finfo(dtype).smallest_subnormal) / 2
     assert 8 * eta <= error[0, 0] <= np.nextafter(8 * eta, inf)
+
+
+@req("BATCHNORMALIZATION_P2")
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=lambda t: t.name)
+def test_P2_the_bound_per_channel_of_a_rank_4_X(dtype: np.dtype) -> None:
+    """8u·M + 8η at every element, M taken from the element's channel and computed here at 200 bits:
+    the reference's bound is at least it and within a few float64 units of it."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(0, 300, (2, 3, 2, 5)).astype(dtype)
+    s, b, m = (rng.normal(0, 50, 3).astype(dtype) for _ in range(3))
+    v = rng.uniform(0, 40, 3).astype(dtype)
+    error = engine_error(X, X, s, b, m, v)
+    info = ml_dtypes.finfo(dtype)
+    u, eta = 2.0 ** -(info.nmant + 1), float(info.smallest_subnormal) / 2
+    wide = gmpy2.context(precision=200)
+    for index in np.ndindex(X.shape):
+        c = index[1]
+        x, sc, bc, mc, vc = (float(a) for a in (X[index], s[c], b[c], m[c], v[c]))
+        root = wide.sqrt(wide.add(gmpy2.mpfr(vc), gmpy2.mpfr(2.0**-149)))
+        M = wide.add(wide.div(abs(sc) * wide.add(abs(x), abs(mc)), root), abs(bc))
+        bound = float(wide.add(wide.mul(8 * u, M), 8 * eta))
+        assert bound <= error[index] <= bound * (1 + 2.0**-45), index

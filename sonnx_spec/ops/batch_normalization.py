@@ -286,13 +286,13 @@ def engine_error(
     eta = float(info.smallest_subnormal) / 2
     along = (-1,) + (1,) * (X.ndim - 2)
     s, b, m, v = (np.reshape(np.asarray(p, np.float64), along) for p in (scale, B, mean, var))
-    with np.errstate(all="ignore"):  # infinities and NaN: exact elements, marked below
-        x = np.asarray(X, np.float64)
-        magnitudes = np.abs(s) * (np.abs(x) + np.abs(m)) / np.sqrt(v + SMALLEST_EPSILON) + np.abs(b)
+    with np.errstate(all="ignore"):  # infinities and NaN (0·∞, ∞ − ∞): exact elements, marked below
+        # |X| in X's type is exact; added to float64's |m| it is float64
+        magnitudes = np.abs(s) * (np.abs(X) + np.abs(m)) / np.sqrt(v + SMALLEST_EPSILON) + np.abs(b)
         magnitudes *= 1 + 8 * 2.0**-53
         error = np.nextafter(ENGINE_ULPS * u * magnitudes + ENGINE_ULPS * eta, np.inf)
         error[9 * u * magnitudes > float(info.max)] = np.inf
-        finite = np.isfinite(x) & np.isfinite(s) & np.isfinite(b) & np.isfinite(m) & np.isfinite(v)
+        finite = np.isfinite(X) & np.isfinite(s) & np.isfinite(b) & np.isfinite(m) & np.isfinite(v)
     return np.where(finite, error, np.nan)
 
 
