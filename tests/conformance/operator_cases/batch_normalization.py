@@ -195,6 +195,13 @@ EXPLAINED = {
         "The spec's zero takes the signs of IEEE 754's steps; an engine that computes x·a + (B − m·a) adds "
         "+0 and −0 in another order, a zero of the other sign, which BATCHNORMALIZATION_P2 admits.",
     ),
+    "infinity": Explanation(
+        "BATCHNORMALIZATION_S4",
+        "The spec's special values are IEEE 754's steps over the extended reals, with no overflow between "
+        "them: 2·(max − lowest) + (−∞) is −∞ where an engine computing in the type overflows to +∞ first and "
+        "gives +∞ − ∞ = NaN; and a finite x over an infinite variance gives the quotient's signed zero plus "
+        "B, −0 + (−0) = −0, where a folded x·0 + (B − m·0) gives +0.",
+    ),
     "subnormal": Explanation(
         "BATCHNORMALIZATION_S1",
         "A tie below the smallest normal value goes to the even neighbour in the spec; an engine rounding "
