@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import FLOATS, assert_same, ieee_context, raises_req, tensors, to_python, unchanged
 
-from sonnx_spec.families.accumulation import UNIT_ROUNDOFF, decided, exact_matmul, gamma
+from sonnx_spec.families.accumulation import UNIT_ROUNDOFF, decided, exact_matmul, gamma, step_down
 
 NARROW = [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)]
 
@@ -205,6 +205,23 @@ def test_the_bound_covers_any_order_of_summation(n: int) -> None:
     c = Fraction(gamma(n))
     assert c * (1 - u) >= needed
     assert c <= 2 * n * u
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40))
+def test_a_step_down_is_numpys_nextafter_toward_minus_infinity(words: list[int]) -> None:
+    x = np.array(words, np.uint64).view(np.float64)
+    edges = np.array(
+        [0.0, -0.0, 5e-324, -5e-324, 2.0**-1022, -(2.0**-1022), 1.0, -1.0, 1.7976931348623157e308]
+    )
+    x = np.concatenate([x, edges])
+    before = x.copy()
+    with np.errstate(over="ignore"):  # −max steps to −∞
+        expected = np.nextafter(x, -np.inf)
+    got, number = step_down(x), ~np.isnan(x)
+    assert got.view(np.uint64)[number].tolist() == expected.view(np.uint64)[number].tolist()
+    assert np.isnan(got[~number]).all()  # a NaN stays a NaN (its payload one off, as nothing reads it)
+    assert np.array_equal(x.view(np.uint64), before.view(np.uint64))  # x is not written
 
 
 @pytest.mark.parametrize("dtype", NARROW, ids=[t.name for t in NARROW])

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from ..checks import new_array
+from ..errors import SonnxError
 from ..rounding import rounded_to
 from .accumulation import SCALE, decided, exact_matmul, gamma
+from .axes import normalized_axis, repeated_axis
+from .movement import int_values
 
 Array = np.ndarray | np.generic
 
@@ -25,6 +29,92 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool)
     """The shape of a reduction of ``shape`` along ``axes`` (normalized, each once): the reduced axes
     kept with size 1 if ``keepdims``, left out otherwise."""
     return tuple(1 if a in axes else n for a, n in enumerate(shape) if keepdims or a not in axes)
+
+
+def reduced_axes(
+    op: str, X: Array, A: Array, keepdims: int, noop_with_empty_axes: int, ids: tuple[str, str, str, str]
+) -> tuple[int, ...]:
+    """The axes of X a reduction (ReduceSum, ReduceMean) sums over, counted from 0, after the checks
+    whose ids the operator gives, in this order: each axis of A an axis of X; none named twice; keepdims
+    0 or 1; noop_with_empty_axes 0 or 1. An empty A names every axis of X, or none where
+    noop_with_empty_axes is 1."""
+    outside_rule, repeated_rule, keepdims_rule, noop_rule = ids
+    rank = np.ndim(X)
+    given = int_values(A)
+    axes = tuple(normalized_axis(a, rank) for a in given)
+    if None in axes:
+        outside = given[axes.index(None)]
+        problem = f"{op}: A holds {outside}, outside [{-rank}, {rank - 1}] for X of rank {rank}"
+        raise SonnxError(outside_rule, problem)
+    twice = repeated_axis(axes)
+    if twice is not None:
+        raise SonnxError(repeated_rule, f"{op}: A = {list(given)} names axis {twice} of X more than once")
+    if keepdims not in (0, 1):
+        raise SonnxError(keepdims_rule, f"{op}: keepdims is {keepdims}, not 0 or 1")
+    if noop_with_empty_axes not in (0, 1):
+        problem = f"{op}: noop_with_empty_axes is {noop_with_empty_axes}, not 0 or 1"
+        raise SonnxError(noop_rule, problem)
+    if not axes and not noop_with_empty_axes:
+        return tuple(range(rank))  # no axis named: every axis reduced
+    return axes  # type: ignore[return-value]  (no None left)
+
+
+def bound_axes(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> tuple[int, ...]:
+    """The axes of X a reduction's result Y was computed along, from X, A and Y's shape (the attributes are
+    not among a bound's arguments): A's axes; for an empty A, none where Y has X's shape
+    (noop_with_empty_axes 1, or every axis of size 1: one term per element either way), every axis
+    otherwise."""
+    rank = np.ndim(X)
+    axes = tuple(sorted({int(a) % rank for a in np.ravel(A)})) if rank else ()
+    if not axes and np.size(A) == 0 and np.shape(Y) != np.shape(X):
+        axes = tuple(range(rank))
+    return axes
+
+
+def sum_error(Y: np.ndarray, X: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """The bound on an engine's distance from the exact sum of X along ``axes`` at each element of Y
+    (float64): γₙ₋₁·Σ|x|, n the count of terms; +∞ (any value) where (n − 1)·u ≥ 1 or Σ|x| passes the
+    type's largest value. Σ|x| is bounded above: numpy's float64 sum of the magnitudes, raised by 4(n + 1)
+    float64 units (its sum errs by less); the product is raised by 2⁻⁵⁰ and one float64 step (0 stays 0),
+    for γ's rounding and its own. One term (n = 1) or none gives 0: only the exact sum, the term itself,
+    conforms (a zero of either sign where Σ|x| = 0: the judge widens the bound by the reference's own
+    rounding, η at zero)."""
+    info = ml_dtypes.finfo(Y.dtype)
+    n = math.prod(np.shape(X)[a] for a in axes)
+    m = max(n - 1, 0)
+    u = 2.0 ** -(info.nmant + 1)
+    if m * u >= 1:
+        return np.full(Y.shape, np.inf)
+    gamma = m * u / (1 - m * u)
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond float64's range; 0·∞ for one infinite term
+        magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
+        magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
+        error = np.asarray(gamma * magnitudes * (1 + 2.0**-50))
+        error[error > 0] = np.nextafter(error[error > 0], np.inf)  # 0 stays 0: one term, or only zeros
+        error[magnitudes > float(info.max)] = np.inf
+    return error
+
+
+def mean_error(Y: np.ndarray, X: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """The bound on an engine's distance from the exact mean M of X along ``axes`` at each element of Y
+    (float64): γₙ₊₁·Σ|x|/n + η, n the count of terms (η the type's smallest subnormal); +∞ (any value)
+    where (n + 1)·u ≥ 1 or Σ|x| passes the type's largest value. Σ|x| is bounded above: numpy's float64 sum
+    of the magnitudes, raised by 4(n + 1) float64 units (its sum errs by less); the total is raised by 2⁻⁵⁰
+    and one float64 step, for the roundings of γ, of its product, quotient and sum, and its own."""
+    info = ml_dtypes.finfo(Y.dtype)
+    n = math.prod(np.shape(X)[a] for a in axes)
+    k = n + 1
+    u = 2.0 ** -(info.nmant + 1)
+    if k * u >= 1 or n == 0:  # n = 0: no mean (the operators refuse it); no element either
+        return np.full(Y.shape, np.inf)
+    gamma = k * u / (1 - k * u)
+    eta = float(info.smallest_subnormal)
+    with np.errstate(over="ignore"):  # magnitudes beyond float64's range: any value, as for an infinite one
+        magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
+        magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
+        error = np.asarray(np.nextafter((gamma * magnitudes / n + eta) * (1 + 2.0**-50), np.inf))
+        error[magnitudes > float(info.max)] = np.inf
+    return error
 
 
 def wrapped_sum(operator: str, X: Array, axes: tuple[int, ...], keepdims: bool) -> np.ndarray:

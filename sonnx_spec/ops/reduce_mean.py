@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 
 from ..accuracy import Within, engines_within
 from ..errors import SonnxError
-from ..families.reduction import exact_mean, truncated_mean
+from ..families.reduction import bound_axes, exact_mean, mean_error, reduced_axes, truncated_mean
 from ..registry import Attribute, Tensor, operator
-from .reduce_sum import reduced_axes, terms_per_element
 
 Array = np.ndarray | np.generic
 
@@ -83,25 +81,9 @@ reduce_mean = operator(
 
 
 def engine_error(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> np.ndarray:
-    """REDUCEMEAN_P1's bound on an engine's distance from the exact mean M at each element of Y (float64):
-    γₙ₊₁·Σ|x|/n + η (η the type's smallest subnormal); +∞ (any value) where (n + 1)·u ≥ 1 or Σ|x| passes
-    the type's largest value. Σ|x| is bounded above: numpy's float64 sum of the magnitudes, raised by
-    4(n + 1) float64 units (its sum errs by less); the total is raised by 2⁻⁵⁰ and one float64 step, for
-    the roundings of γ, of its product, quotient and sum, and its own."""
-    info = ml_dtypes.finfo(Y.dtype)
-    axes, n = terms_per_element(Y, X, A)
-    k = n + 1
-    u = 2.0 ** -(info.nmant + 1)
-    if k * u >= 1 or n == 0:  # n = 0: no mean (REDUCEMEAN_C6); no element either
-        return np.full(Y.shape, np.inf)
-    gamma = k * u / (1 - k * u)
-    eta = float(info.smallest_subnormal)
-    with np.errstate(over="ignore"):  # magnitudes beyond float64's range: any value, as for an infinite one
-        magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
-        magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
-        error = np.asarray(np.nextafter((gamma * magnitudes / n + eta) * (1 + 2.0**-50), np.inf))
-        error[magnitudes > float(info.max)] = np.inf
-    return error
+    """REDUCEMEAN_P1's bound on an engine's distance from the exact mean at each element of Y:
+    γₙ₊₁·Σ|x|/n + η (:func:`..families.reduction.mean_error`)."""
+    return mean_error(Y, X, bound_axes(Y, X, A))
 
 
 engines_within(reduce_mean, Within("REDUCEMEAN_P1", engine_error, of_exact=True))

@@ -3,47 +3,13 @@ modulo 2^n for the integers, rounded once for the floating-point types."""
 
 from __future__ import annotations
 
-import math
-
-import ml_dtypes
 import numpy as np
 
 from ..accuracy import Within, engines_within
-from ..errors import SonnxError
-from ..families.axes import normalized_axis, repeated_axis
-from ..families.movement import int_values
-from ..families.reduction import exact_sum, wrapped_sum
+from ..families.reduction import bound_axes, exact_sum, reduced_axes, sum_error, wrapped_sum
 from ..registry import Attribute, Tensor, operator
 
 Array = np.ndarray | np.generic
-
-
-def reduced_axes(
-    op: str, X: Array, A: Array, keepdims: int, noop_with_empty_axes: int, ids: tuple[str, str, str, str]
-) -> tuple[int, ...]:
-    """The axes of X a reduction (ReduceSum, ReduceMean) sums over, counted from 0, after the checks
-    whose ids the operator gives, in this order: each axis of A an axis of X; none named twice; keepdims
-    0 or 1; noop_with_empty_axes 0 or 1. An empty A names every axis of X, or none where
-    noop_with_empty_axes is 1."""
-    outside_rule, repeated_rule, keepdims_rule, noop_rule = ids
-    rank = np.ndim(X)
-    given = int_values(A)
-    axes = tuple(normalized_axis(a, rank) for a in given)
-    if None in axes:
-        outside = given[axes.index(None)]
-        problem = f"{op}: A holds {outside}, outside [{-rank}, {rank - 1}] for X of rank {rank}"
-        raise SonnxError(outside_rule, problem)
-    twice = repeated_axis(axes)
-    if twice is not None:
-        raise SonnxError(repeated_rule, f"{op}: A = {list(given)} names axis {twice} of X more than once")
-    if keepdims not in (0, 1):
-        raise SonnxError(keepdims_rule, f"{op}: keepdims is {keepdims}, not 0 or 1")
-    if noop_with_empty_axes not in (0, 1):
-        problem = f"{op}: noop_with_empty_axes is {noop_with_empty_axes}, not 0 or 1"
-        raise SonnxError(noop_rule, problem)
-    if not axes and not noop_with_empty_axes:
-        return tuple(range(rank))  # no axis named: every axis reduced
-    return axes  # type: ignore[return-value]  (no None left)
 
 
 def reduce_sum(X: Array, A: Array, *, keepdims: int, noop_with_empty_axes: int) -> np.ndarray:
@@ -104,39 +70,10 @@ reduce_sum = operator(
 )
 
 
-def terms_per_element(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> tuple[tuple[int, ...], int]:
-    """The axes of X a reduction's result Y was computed along, and the count n of terms of each of its
-    elements, from X, A and Y's shape (the attributes are not among a bound's arguments): A's axes; for an
-    empty A, none where Y has X's shape (noop_with_empty_axes 1, or every axis of size 1: n = 1 either
-    way), every axis otherwise."""
-    rank = np.ndim(X)
-    axes = tuple(sorted({int(a) % rank for a in np.ravel(A)})) if rank else ()
-    if not axes and np.size(A) == 0 and np.shape(Y) != np.shape(X):
-        axes = tuple(range(rank))
-    return axes, math.prod(np.shape(X)[a] for a in axes)
-
-
 def engine_error(Y: np.ndarray, X: np.ndarray, A: np.ndarray) -> np.ndarray:
-    """REDUCESUM_P1's bound on an engine's distance from the exact sum S at each element of Y (float64):
-    γₙ₋₁·Σ|x|; +∞ (any value) where (n − 1)·u ≥ 1 or Σ|x| passes the type's largest value. Σ|x| is bounded
-    above: numpy's float64 sum of the magnitudes, raised by 4(n + 1) float64 units (its sum errs by less);
-    the product is raised by 2⁻⁵⁰ and one float64 step (0 stays 0), for γ's rounding and its own. One term
-    (n = 1) or none gives 0: only the exact sum, the term itself, conforms (a zero of either sign where
-    Σ|x| = 0: the judge widens the bound by the reference's own rounding, η at zero)."""
-    info = ml_dtypes.finfo(Y.dtype)
-    axes, n = terms_per_element(Y, X, A)
-    m = max(n - 1, 0)
-    u = 2.0 ** -(info.nmant + 1)
-    if m * u >= 1:
-        return np.full(Y.shape, np.inf)
-    gamma = m * u / (1 - m * u)
-    with np.errstate(over="ignore", invalid="ignore"):  # beyond float64's range; 0·∞ for one infinite term
-        magnitudes = np.abs(np.asarray(X, np.float64)).sum(axis=axes).reshape(Y.shape)
-        magnitudes *= 1 + 4 * (n + 1) * 2.0**-53
-        error = np.asarray(gamma * magnitudes * (1 + 2.0**-50))
-        error[error > 0] = np.nextafter(error[error > 0], np.inf)  # 0 stays 0: one term, or only zeros
-        error[magnitudes > float(info.max)] = np.inf
-    return error
+    """REDUCESUM_P1's bound on an engine's distance from the exact sum at each element of Y: γₙ₋₁·Σ|x|
+    (:func:`..families.reduction.sum_error`)."""
+    return sum_error(Y, X, bound_axes(Y, X, A))
 
 
 engines_within(reduce_sum, Within("REDUCESUM_P1", engine_error, of_exact=True))

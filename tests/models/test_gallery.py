@@ -44,7 +44,7 @@ def test_the_gallery_holds_the_models_the_page_shows(made: dict[str, gallery.Mod
 
 
 @pytest.mark.parametrize(
-    "name", ["mlp_regressor", "mlp_classifier", "onnxruntime_sigmoid", "onnxruntime_mul_1"]
+    "name", ["mlp_regressor", "mlp_classifier", "onnxruntime_sigmoid", "onnxruntime_mul_1", "small_cnn"]
 )
 def test_the_conforming_version_computes_what_the_model_computes(
     made: dict[str, gallery.Model], name: str
@@ -89,7 +89,7 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
 ) -> None:
     from gallery.scikit_learn import BATCH, data
 
-    for name in ("mlp_regressor", "mlp_classifier"):
+    for name in ("mlp_regressor", "mlp_classifier", "linear_regression"):
         found = gallery.examine(made[name])
         if found.ran:
             X = data()[0]
@@ -97,7 +97,7 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
             assert found.by_node is not None and all(n.node.op_type for n in found.by_node.nodes)
             assert outputs[0].shape[0] == BATCH
             # scikit-learn's own prediction in float64 is the independent oracle of what the model computes
-            if name == "mlp_regressor":
+            if name != "mlp_classifier":
                 predicted = _sklearn(name).predict(X[:BATCH])
                 assert np.allclose(outputs[0].reshape(-1), predicted, rtol=1e-4, atol=1e-4)
             else:
@@ -111,13 +111,18 @@ def test_the_reference_runs_the_scikit_learn_models_as_scikit_learn_predicts_or_
 
 
 def _sklearn(name: str) -> object:
+    from sklearn.linear_model import LinearRegression
     from sklearn.neural_network import MLPClassifier, MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     from gallery.scikit_learn import data
 
     X, target, labels = data()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if name == "linear_regression":
+            return make_pipeline(StandardScaler(), LinearRegression()).fit(X, target)
         if name == "mlp_regressor":
             return MLPRegressor(hidden_layer_sizes=(16, 8), max_iter=400, random_state=0).fit(X, target)
         return MLPClassifier(hidden_layer_sizes=(16,), max_iter=400, random_state=0).fit(X, labels)
@@ -187,3 +192,90 @@ def test_an_attribute_left_to_its_default_is_written_with_it() -> None:
     attributes = {a.name: helper.get_attribute_value(a) for a in model.graph.node[0].attribute}
     assert attributes == {"axis": 1, "keepdims": 1, "select_last_index": 0}
     assert "GR4" not in rules_broken(model)
+
+
+def test_a_transposed_gemm_operand_becomes_given_transposed() -> None:
+    # PyTorch's Linear: Y = X·Wᵀ + b, W an initializer read by this Gemm alone; A transposed by the graph
+    weights = {"w": np.arange(12, dtype=F32).reshape(4, 3), "c": np.ones((2, 4), F32)}
+    model = make_model(
+        [
+            helper.make_node(
+                "Gemm", ["x", "w", "c"], ["y"], name="fc", alpha=1.0, beta=1.0, transA=1, transB=1
+            )
+        ],
+        [value_info("x", F32, [3, 2])],
+        [value_info("y", F32, [2, 4])],
+        initializers=weights,
+    )
+    assert "GEMM_C6" in rules_broken(model)
+    x = np.array([[1.0, -2.0], [0.5, 4.0], [-3.0, 0.25]], F32)
+    before = onnxruntime(model, {"x": x})["y"]
+    assert rewrite.untransposed_gemm(model) == [
+        "GEMM_C6: Gemm's operands given transposed, transA and transB = 0 "
+        "(fc.transA: x transposed by a Transpose node; fc.transB: w stored transposed)"
+    ]
+    assert [n.op_type for n in model.graph.node] == ["Transpose", "Gemm"]
+    stored = next(t for t in model.graph.initializer if t.name == "w")
+    assert tuple(stored.dims) == (3, 4)
+    assert rules_broken(model) == {"MODEL_C3"}  # Transpose's profile version is in a later opset
+    rewrite.profile_opset(model)
+    assert rules_broken(model) == set()
+    # small integers and halves: every sum exact, so the two models agree to the bit, and with x.T·W.T + c
+    assert onnxruntime(model, {"x": x})["y"].tobytes() == before.tobytes()
+    assert before.tolist() == (x.T @ weights["w"].T + 1).tolist()
+    assert rewrite.untransposed_gemm(model) == []
+
+
+def test_a_shared_initializer_is_transposed_by_a_node_not_in_storage() -> None:
+    model = make_model(
+        [
+            helper.make_node(
+                "Gemm", ["x", "w", "c"], ["y"], name="fc", alpha=1.0, beta=1.0, transA=0, transB=1
+            ),
+            helper.make_node("Identity", ["w"], ["w_copy"], name="copy"),
+        ],
+        [value_info("x", F32, [2, 2])],
+        [value_info("y", F32, [2, 2]), value_info("w_copy", F32, [2, 2])],
+        initializers={"w": np.array([[1.0, 2.0], [3.0, 4.0]], F32), "c": np.zeros((2, 2), F32)},
+    )
+    [change] = rewrite.untransposed_gemm(model)
+    assert change.endswith("(fc.transB: w transposed by a Transpose node)")
+    assert tuple(next(t for t in model.graph.initializer if t.name == "w").dims) == (2, 2)
+    x = np.array([[1.0, 0.0], [0.0, 1.0]], F32)
+    outputs = onnxruntime(model, {"x": x})
+    assert outputs["y"].tolist() == [[1.0, 3.0], [2.0, 4.0]] and outputs["w_copy"].tolist() == [
+        [1.0, 2.0],
+        [3.0, 4.0],
+    ]
+
+
+def test_scikit_learns_scaler_and_linear_regressor_become_the_profiles_arithmetic(
+    made: dict[str, gallery.Model],
+) -> None:
+    linear = made["linear_regression"]
+    assert {n.op_type for n in linear.model.graph.node} == {"Scaler", "LinearRegressor"}
+    assert "MODEL_R1" in rules_broken(linear.model)
+    assert any(
+        c == "MODEL_R1: ai.onnx.ml's linear operators as the profile's (Scaler (Scaler) as Sub and Mul; "
+        "LinearRegressor (LinearRegressor) as MatMul and Add)"
+        for c in linear.changes
+    )
+    kinds = [n.op_type for n in linear.conforming.graph.node]
+    assert kinds == ["Expand", "Sub", "Expand", "Mul", "MatMul", "Expand", "Add"]
+    assert not any(o.domain == "ai.onnx.ml" for o in linear.conforming.opset_import)
+    assert rules_broken(linear.conforming) == set()
+    # the same computation: scikit-learn's float64 prediction is the oracle of both versions' float32 runs
+    predicted = _sklearn("linear_regression").predict(linear.inputs["X"])
+    for version in (linear.model, linear.conforming):
+        assert np.allclose(
+            onnxruntime(version, linear.inputs)["variable"].reshape(-1), predicted, rtol=1e-5, atol=1e-5
+        )
+
+
+def test_a_scaler_or_regressor_with_a_post_transform_is_left_as_it_is() -> None:
+    node = helper.make_node(
+        "LinearRegressor", ["x"], ["y"], domain="ai.onnx.ml", coefficients=[1.0], post_transform="PROBIT"
+    )
+    model = make_model([node], [value_info("x", F32, [2, 1])], [value_info("y", F32, [2, 1])])
+    assert rewrite.scaler_and_linear_regressor_as_arithmetic(model) == []
+    assert [n.op_type for n in model.graph.node] == ["LinearRegressor"]
