@@ -12,6 +12,7 @@ rounding interval when sign(t + (b − μ)·√w) is decided for each of its two
 from __future__ import annotations
 
 import math
+import os
 from fractions import Fraction
 
 import gmpy2
@@ -22,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import FLOATS, assert_same, raises_req, req, unchanged
 
+import sonnx_spec.ops.batch_normalization as module
 from sonnx_spec import batch_normalization, mul
 from sonnx_spec.accuracy import judge
 from sonnx_spec.correctly_rounded import ulp_distance
@@ -41,6 +43,9 @@ SIXTEEN_BITS = [F16, BF16]
 EPS = float(np.float32(1e-5))
 nan, inf = math.nan, math.inf
 PLAIN = {"epsilon": 1e-5, "momentum": 0.9, "training_mode": 0}
+MUTATION_RUN = os.environ.get("HYPOTHESIS_PROFILE") == "mutants"
+"""``nox -s mutants`` runs the tests once per mutant, under hypothesis's "mutants" profile (conftest.py):
+there the sweep of every 16-bit X takes a sample (:func:`every_value`); ``nox -s tests`` takes every value."""
 
 
 def bn(X, s, b, m, v, **attributes):
@@ -122,6 +127,8 @@ def exact_value(dtype: np.dtype, t: Q, w: Q, b: Q) -> float:
     approx = wide.add(wide.div(near[0], wide.sqrt(near[1])), near[2])
     candidate = round_fraction(Q(approx), dtype)
     low, high = rounding_interval(dtype, candidate)
+    if candidate == 0:  # the interval holds both zeros: the sign of r, decided exactly, is the zero's
+        assert (sign_of(t, b, w) < 0) == (math.copysign(1, candidate) < 0), "the zero's sign is not proved"
     assert low is None or sign_of(t, b - low, w) > 0, "the candidate is not proved: the oracle is wrong"
     assert high is None or sign_of(t, b - high, w) < 0, "the candidate is not proved: the oracle is wrong"
     return candidate
@@ -191,7 +198,15 @@ def parameters(dtype: np.dtype, *rows: list[float]) -> list[np.ndarray]:
 
 
 def every_value(dtype: np.dtype) -> np.ndarray:
-    return np.arange(2**16, dtype=np.uint16).view(dtype)
+    """Every bit pattern of the 16-bit type; in a mutation run (MUTATION_RUN), every 16th one (±0, ±∞ and a
+    NaN among them) and the 16 at each end of both signs' ranges (the smallest subnormals, the largest finite
+    values, the NaNs), so that each mutant's run takes seconds, not a minute and a half."""
+    words = np.arange(2**16, dtype=np.uint16)
+    if MUTATION_RUN:
+        ends = np.r_[0:16, 0x7C00 - 16 : 0x7C00 + 16, 0x7F80 - 16 : 0x7F80 + 16, 0x8000:0x8010]
+        ends = np.r_[ends, ends | 0x8000, 0xFFF0:0x10000]
+        words = np.unique(np.r_[words[::16], ends]).astype(np.uint16)
+    return words.view(dtype)
 
 
 # -- constraints ---------------------------------------------------------------------------------------
@@ -538,6 +553,72 @@ def test_S1_the_exact_evaluation_rounds_ties_of_rational_values() -> None:
     assert float(tie) == 1.0
     tie = _mpfr_bn(context, mp(1 + 3 * 2**-11), mp(1.0), mp(0.0), mp(0.0), mp(0.75), epsilon=0.25)
     assert float(tie) == 1 + 2**-9
+
+
+ZERO_BY_CANCELLATION = [  # float16 s, x, m with s·(x − m)/√2 − 1 within 2⁻³⁰ of 0, below it
+    (1.0419921875, 1.357421875, 0.0002009868621826172),
+    (1.0625, 1.3310546875, 3.0159950256347656e-05),
+    (1.4130859375, 1.0009765625, 0.0001785755157470703),
+    (1.4833984375, 0.953125, -0.00023555755615234375),
+    (1.5146484375, 0.93359375, -9.721517562866211e-05),
+    (1.6953125, 0.833984375, -0.00020611286163330078),
+]
+
+
+@req("BATCHNORMALIZATION_S1")
+def test_S1_a_value_that_rounds_to_zero_gives_the_zero_of_its_sign() -> None:
+    """B = −1 cancels q = s·(x − m)/√2 (var 1, ε 1) down to −6.5·10⁻¹⁰ or so, below half of float16's
+    smallest subnormal: −0. The first bracket of √2 (27 bits) leaves the value's interval across 0, its ends
+    rounding to −0 and +0, equal as numbers: the loop must go on until the signs agree too."""
+    s, x, m = (np.array(column, F16) for column in zip(*ZERO_BY_CANCELLATION, strict=True))
+    X = np.diag(x)  # channel c holds its x at [c, c]; the other elements are 0, far from any cancellation
+    one = np.ones(len(x), F16)
+    Y = batch_normalization(X, s, -one, m, one, epsilon=1.0, momentum=0.9, training_mode=0)
+    assert_same(Y, oracle(X, s, -one, m, one, eps=1.0))
+    assert np.signbit(np.diag(Y)).all() and (np.diag(Y) == 0).all()
+
+
+def deep_case(dtype: np.dtype, k: int) -> tuple[list[np.ndarray], float]:
+    """x − m = 2ᵏ ± 2⁻ᵏ⁻¹ (x = 2ᵏ, m = ∓2⁻ᵏ⁻¹), w = 2²ᵏ + 1 (var 2²ᵏ, ε = 1), s = 1: since √w = 2ᵏ + 2⁻ᵏ⁻¹ −
+    2⁻³ᵏ⁻³ + …, q = (x − m)/√w is 1 + 2⁻⁴ᵏ⁻³ or so in the first channel, 1 − 2⁻²ᵏ or so in the second, and
+    B = 2⁻ᵖ puts the value that close above (below) the midpoint between 1 and 1 + 2¹⁻ᵖ: it rounds to
+    1 + 2¹⁻ᵖ (to 1)."""
+    p = ml_dtypes.finfo(dtype).nmant + 1
+    X = np.array([[2.0**k, 2.0**k]], dtype)
+    s, b, m, v = parameters(
+        dtype, [1.0, 1.0], [2.0**-p, 2.0**-p], [-(2.0 ** (-k - 1)), 2.0 ** (-k - 1)], [4.0**k] * 2
+    )
+    return [X, s, b, m, v], 1 + 2.0 ** (1 - p)
+
+
+@req("BATCHNORMALIZATION_S1")
+@pytest.mark.parametrize(("dtype", "k"), [(F32, 60), (F64, 500)], ids=["float32", "float64"])
+def test_S1_values_within_2_to_the_minus_4k_of_a_midpoint_are_decided(dtype: np.dtype, k: int) -> None:
+    """Values 2⁻²⁴³ (float32) and 2⁻²⁰⁰³ (float64) above a midpoint: the first bracket of √w, at p + 16 bits
+    (beyond √w's 2ᵏ), is far too wide; Ziv's loop doubles it to 320 and 2208 bits, the fourth and sixth
+    attempts. The expected results are proved by the value's expansion (:func:`deep_case`)."""
+    operands, up = deep_case(dtype, k)
+    Y = batch_normalization(*operands, epsilon=1.0, momentum=0.9, training_mode=0)
+    assert_same(Y, np.array([[up, 1.0]], dtype))
+    if dtype == F32:  # within the oracle's 400 bits: proved by it too
+        assert_same(Y, oracle(*operands, eps=1.0))
+
+
+@req("BATCHNORMALIZATION_S1")
+def test_S1_the_loop_stops_after_its_attempts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ATTEMPTS bounds Ziv's loop: where fewer attempts than a value needs are allowed, the loop raises an
+    internal error instead of running on (the sixth attempt decides the float64 case; five are allowed)."""
+    operands, _ = deep_case(F64, 500)
+    monkeypatch.setattr(module, "ATTEMPTS", 5)
+    with pytest.raises(
+        ArithmeticError, match=r"^batch_normalization: Ziv's loop undecided after 5 attempts \(a fault\)$"
+    ):
+        batch_normalization(*operands, epsilon=1.0, momentum=0.9, training_mode=0)
+    monkeypatch.setattr(module, "ATTEMPTS", 6)
+    assert_same(
+        batch_normalization(*operands, epsilon=1.0, momentum=0.9, training_mode=0),
+        np.array([[1 + 2.0**-52, 1.0]]),
+    )
 
 
 @req("BATCHNORMALIZATION_P1")
