@@ -219,7 +219,11 @@ def test_C1_X_of_rank_below_2_is_refused(shape: tuple[int, ...]) -> None:
     one = np.ones(1, F32)
     with raises_req("BATCHNORMALIZATION_C1") as info:
         bn(np.ones(shape, F32), one, one, one, one)
-    assert f"X has shape {shape}" in info.value.problem
+    assert (info.value.operator, info.value.tensor) == ("batch_normalization", "X")
+    assert info.value.problem == (
+        f"batch_normalization: X has shape {shape}; X must have rank 2 or more, (N, C, …): a model "
+        "reshapes a vector to (N, 1) first"
+    )
 
 
 @req("BATCHNORMALIZATION_C2")
@@ -231,7 +235,11 @@ def test_C2_a_parameter_of_another_size_than_C_is_refused(position: int, shape: 
     with raises_req("BATCHNORMALIZATION_C2") as info:
         bn(np.ones((1, 2, 3), F32), *args)
     name = ("scale", "B", "input_mean", "input_var")[position]
-    assert info.value.problem.startswith(f"batch_normalization: {name} has shape {shape}, not (2,)")
+    assert (info.value.operator, info.value.tensor) == ("batch_normalization", name)
+    assert info.value.problem == (
+        f"batch_normalization: {name} has shape {shape}, not (2,): one value per channel of X, of shape "
+        "(1, 2, 3)"
+    )
 
 
 @req("BATCHNORMALIZATION_C2")
@@ -259,6 +267,20 @@ def test_C3_C4_a_new_array_of_the_shape_and_type_of_X(dtype: np.dtype, shape: tu
     assert np.all(Y == np.full(shape, 3, dtype))  # 2·(3 − 1)/√(3 + 1) + 1
 
 
+@req("GEN_E1")
+def test_GEN_E1_a_result_beyond_memory_is_refused_naming_batch_normalization() -> None:
+    """Broadcast views of 2⁴² elements (no memory of their own): a float32 result of 16 TiB is refused."""
+    C = 2**21
+    X = np.broadcast_to(np.ones(1, F32), (C, C))
+    one = np.broadcast_to(np.ones(1, F32), (C,))
+    with raises_req("GEN_E1") as info:
+        bn(X, one, one, one, one)
+    assert info.value.problem == (
+        "batch_normalization: a result of shape (2097152, 2097152) and type float32 does not fit in this "
+        "machine's memory"
+    )
+
+
 @req("GR3")
 @pytest.mark.parametrize("position", range(5))
 def test_GR3_the_five_tensors_have_one_type(position: int) -> None:
@@ -276,7 +298,13 @@ def test_C5_epsilon_not_positive_and_finite_as_a_float32_is_refused(epsilon: flo
     one = np.ones(1, F32)
     with raises_req("BATCHNORMALIZATION_C5") as info:
         bn(np.ones((1, 1), F32), one, one, one, one, epsilon=epsilon)
-    assert info.value.problem.startswith(f"batch_normalization: epsilon is {epsilon!r}, stored by ONNX as")
+    with np.errstate(over="ignore"):
+        stored = np.float32(epsilon)
+    assert (info.value.operator, info.value.tensor) == ("batch_normalization", "epsilon")
+    assert info.value.problem == (
+        f"batch_normalization: epsilon is {epsilon!r}, stored by ONNX as the float32 {stored}: it must be "
+        "positive and finite"
+    )
 
 
 @req("BATCHNORMALIZATION_C5", "BATCHNORMALIZATION_S2")
@@ -292,7 +320,11 @@ def test_C6_training_mode_other_than_0_is_refused(mode: int) -> None:
     one = np.ones(1, F32)
     with raises_req("BATCHNORMALIZATION_C6") as info:
         bn(np.ones((1, 1), F32), one, one, one, one, training_mode=mode)
-    assert f"training_mode is {mode}" in info.value.problem
+    assert (info.value.operator, info.value.tensor) == ("batch_normalization", "training_mode")
+    assert info.value.problem == (
+        f"batch_normalization: training_mode is {mode}; the profile specifies inference only "
+        "(training_mode = 0)"
+    )
 
 
 @req("BATCHNORMALIZATION_E1")
@@ -305,7 +337,8 @@ def test_E1_a_negative_variance_is_refused(dtype: np.dtype, variance: float | st
     one = np.ones(2, dtype)
     with raises_req("BATCHNORMALIZATION_E1") as info:
         bn(np.ones((1, 2), dtype), one, one, one, v)
-    assert info.value.problem.startswith("batch_normalization: input_var[1] is ")
+    assert (info.value.operator, info.value.tensor) == ("batch_normalization", "input_var")
+    assert info.value.problem == f"batch_normalization: input_var[1] is {v[1]}: a variance is never negative"
 
 
 @req("BATCHNORMALIZATION_E1", "BATCHNORMALIZATION_S4")
@@ -621,6 +654,20 @@ def test_S1_the_loop_stops_after_its_attempts(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
+@req("BATCHNORMALIZATION_S1", "BATCHNORMALIZATION_S5")
+def test_S1_S5_the_caller_s_gmpy2_context_changes_nothing() -> None:
+    """Every float64 element goes through MPFR: B itself where the product is zero (S5), a rational value
+    rounded once (w = 1) and an irrational one (w = 2), all the same under a caller's context of 2 bits
+    rounding toward zero as under gmpy2's default."""
+    X = np.array([[1.0, 0.1, 0.1]])
+    s, b, m, v = parameters(F64, [0.0, 1.0, 3.0], [0.1, 1 / 3, -0.7], [0.0, 0.0, 0.3], [0.75, 0.75, 1.75])
+    expected = oracle(X, s, b, m, v, eps=0.25)
+    with gmpy2.context(gmpy2.get_context(), precision=2, round=gmpy2.RoundToZero):
+        Y = batch_normalization(X, s, b, m, v, epsilon=0.25, momentum=0.9, training_mode=0)
+    assert_same(Y, expected)
+    assert Y[0, 0] == 0.1
+
+
 @req("BATCHNORMALIZATION_P1")
 @pytest.mark.parametrize("dtype", [F16, F32, F64], ids=lambda t: t.name)
 def test_P1_within_half_a_unit_of_the_exact_value(dtype: np.dtype) -> None:
@@ -703,14 +750,15 @@ def test_the_docstring_example_is_mul_of_a_difference() -> None:
 
 @req("BATCHNORMALIZATION_S1")
 def test_S1_the_float64_evaluation_trusts_up_to_2_to_the_10_of_cancellation() -> None:
-    """|q̂| = 1000·|ŷ| is trusted, 1500·|ŷ| is not: the bound 2⁻⁴⁰ is derived for a ratio of 2¹⁰."""
-    x = np.array([1.0, 1.0], F32)  # s = 1, m = 0, v + ε = 1: q = 1, b = −1 + 1/ratio
-    b = np.array([-1 + 1 / 1000, -1 + 1 / 1500], F64).astype(F32)
-    out = np.empty(2)
-    _float64_bn(out, x, np.ones(2, F32), b, np.zeros(2, F32), np.full(2, 0.75, F32), epsilon=0.25)
+    """|q̂| = 1000·|ŷ| and 1024·|ŷ| are trusted, 1500·|ŷ| is not: the bound 2⁻⁴⁰ is derived for a ratio of
+    2¹⁰ at most."""
+    x = np.array([1.0, 1.0, 1.0], F32)  # s = 1, m = 0, v + ε = 1: q = 1, b = −1 + 1/ratio
+    b = np.array([-1 + 1 / 1000, -1 + 1 / 1500, -1 + 2.0**-10], F64).astype(F32)
+    out = np.empty(3)
+    _float64_bn(out, x, np.ones(3, F32), b, np.zeros(3, F32), np.full(3, 0.75, F32), epsilon=0.25)
     ratios = 1 / np.abs(1 + b.astype(F64))
-    assert 900 < ratios[0] < CANCELLATION < ratios[1] < 2 * CANCELLATION
-    assert out[0] == 1 + float(b[0]) and out[1] == UNDECIDED
+    assert 900 < ratios[0] < CANCELLATION < ratios[1] < 2 * CANCELLATION and ratios[2] == CANCELLATION
+    assert out[0] == 1 + float(b[0]) and out[1] == UNDECIDED and out[2] == 2.0**-10
 
 
 @req("BATCHNORMALIZATION_P2")
