@@ -40,7 +40,7 @@ extensions = [
 
 root_doc = "index"
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "_static", "_extra", "images", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_static", "_extra", "_templates", "images", "Thumbs.db", ".DS_Store"]
 nitpicky = True
 nitpick_ignore = [
     ("py:class", "numpy.ndarray"),
@@ -50,6 +50,26 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Callable"),
     ("py:class", "sonnx_spec.requirements.Location"),
 ]
+
+# -- Languages: English, and Chinese from the catalogues in locales/ (sonnx_sphinx.i18n); `nox -s docs`
+# builds both, the Chinese site in the folder zh_CN/ of the English one.
+language = "en"
+sonnx_languages = ["en", "zh_CN"]
+locale_dirs = ["../locales"]  # relative to docs/
+gettext_compact = False  # a catalogue per page: an operator's words in files named after it
+gettext_location = False  # no line numbers in the catalogues: editing a page above a message moves nothing
+gettext_uuid = False
+templates_path = ["docs/_templates"]
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/language.html",
+        "sidebar/search.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
 
 # -- MyST ------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "attrs_inline"]

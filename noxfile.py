@@ -184,29 +184,39 @@ def build_site(session: nox.Session, *args: str) -> None:
     except BlockingIOError:
         session.error("another `nox -s docs` is building this site; wait for it to finish")
     shutil.rmtree(staging, ignore_errors=True)
-    doctrees, site = RESULTS["doctrees"], RESULTS["site"]
-    if not doctrees.current():
-        shutil.rmtree(DOCTREES, ignore_errors=True)  # the code that reads the pages changed: read them all
-    readers, sources = doctrees.digest(), site.digest()  # as they are when the build starts
-    common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT), "-d", str(DOCTREES), "docs"]
+    readers = {}
+    for name in ("doctrees", "doctrees-zh_CN"):
+        if not RESULTS[name].current():  # the code that reads the pages changed: read them all
+            shutil.rmtree(RESULTS[name].path, ignore_errors=True)
+        readers[name] = RESULTS[name].digest()  # as they are when the build starts
+    sources = RESULTS["site"].digest()
+    common = ["-W", "--keep-going", "-q", "-n", "-j", "auto", "-c", str(ROOT)]
     # A build that leaves a process running (a math server, a kernel) fails, the process ended.
     sphinx_build = ["python", "-m", "sonnx_sphinx.leftovers", "sphinx-build"]
+    english = [*common, "-d", str(DOCTREES), "docs"]
+    chinese = [*common, "-D", "language=zh_CN", "-d", str(RESULTS["doctrees-zh_CN"].path), "docs"]
     try:
-        # -a: write every page (into an empty folder Sphinx would write only the pages it read again)
-        logged(session, "site", *sphinx_build, "-b", "html", "-a", *common, str(staging), *args)
+        # -a: write every page (into an empty folder Sphinx would write only the pages it read again).
+        # The Chinese site first: the English build's check of the links then sees both languages.
+        logged(
+            session, "site-zh_CN", *sphinx_build, "-b", "html", "-a", *chinese, str(staging / "zh_CN"), *args
+        )
+        logged(session, "site", *sphinx_build, "-b", "html", "-a", *english, str(staging), *args)
         doctest = staging.with_name("doctest")
-        logged(session, "doctest", *sphinx_build, "-b", "doctest", *common, str(doctest))
+        logged(session, "doctest", *sphinx_build, "-b", "doctest", *english, str(doctest))
     except nox.command.CommandFailed:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(SITE, ignore_errors=True)
     staging.rename(SITE)
-    doctrees.record(readers)
-    site.record(sources)
+    for name, digest in readers.items():
+        RESULTS[name].record(digest)
+    RESULTS["site"].record(sources)
     summary = re.search(r"^\s*(\d+) tests$", (doctest / "output.txt").read_text("utf-8"), re.MULTILINE)
     pages = len(list(SITE.rglob("*.html")))
     examples = summary[1] if summary else "no"
     session.log(f"Site: {pages} pages, {examples} doctest examples run again, no warning (logs: build/logs/)")
+    session.log((SITE / "zh_CN" / "translation-coverage.txt").read_text("utf-8").strip())
 
 
 @nox.session
@@ -235,6 +245,19 @@ def docs(session: nox.Session) -> None:
         session.log("Mutation score: none for these sources (`nox -s mutants` computes it)")
     build_site(session, *session.posargs)
     session.log(f"The site is in {SITE.relative_to(ROOT)}/index.html")
+
+
+@nox.session
+def catalogues(session: nox.Session) -> None:
+    """Bring the Chinese catalogues (locales/zh_CN) up to date with the English pages, rules and phrases."""
+    install(session, "docs", "test", "oracles", "third-party")
+    templates = BUILD / "gettext"
+    shutil.rmtree(templates, ignore_errors=True)
+    doctrees = BUILD / "gettext-doctrees"  # the gettext builder's own: Sphinx refuses the html ones
+    command = ["python", "-m", "sonnx_sphinx.leftovers", "sphinx-build", "-b", "gettext", "-q", "-j", "auto"]
+    command += ["-c", str(ROOT), "-D", "needs_build_json=0", "-d", str(doctrees), "docs", str(templates)]
+    logged(session, "gettext", *command)
+    session.run("python", "-m", "sonnx_sphinx.catalogues", str(templates), "locales", "zh_CN")
 
 
 @nox.session

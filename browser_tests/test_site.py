@@ -18,7 +18,15 @@ from sonnx_spec.pages.special_values import tables as special_tables
 
 OPERATORS = list(operators())
 # permalink.html (sphinx-needs) is no page but a redirect to a rule's page: tested on its own
-PAGES = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if p.name != "permalink.html")
+EVERY_PAGE = sorted(
+    p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if p.name != "permalink.html"
+)
+CHINESE_PAGES = ["index", "glossary", "general-rules", "traceability", "operators/clip", "operators/conv"]
+CHINESE_PAGES += ["operators/max_pool", "operators/softmax", "operators/cast"]
+CHINESE_SAMPLE = {f"zh_CN/{page}.html" for page in CHINESE_PAGES}
+"""The Chinese site has the English one's pages and layout, the same math and examples (its build checks
+every link and formula): the browser visits a page of each kind, and the longest words and tables."""
+PAGES = [p for p in EVERY_PAGE if not p.startswith("zh_CN/") or p in CHINESE_SAMPLE]
 
 
 def unrendered_math(page: Page) -> list[str]:
@@ -245,4 +253,31 @@ def test_the_matrix_filters_and_searches(browser: Browser, server: str) -> None:
     assert rows and all("GEN_" in row for row in rows), rows
     ids = table.locator("tbody tr td:first-child").all_inner_texts()
     assert {"GEN_C1", "GEN_C2", "GEN_E1"} <= set(ids), ids
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_language_switch_leads_to_the_same_page_in_chinese_and_back(
+    browser: Browser, server: str, width: int
+) -> None:
+    """Every page offers its translation; on a phone the switch is in the navigation drawer."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    visit = Visit(page, server)
+    visit.open(f"{server}/operators/clip.html")
+    if width < 1000:
+        page.click("label.nav-overlay-icon")
+    page.click(".sonnx-language a[hreflang='zh-CN']")
+    page.wait_for_url(f"{server}/zh_CN/operators/clip.html")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    article = page.locator("article").inner_text()
+    assert "规范" in article and "CLIP_S1" in article  # the headings translated, the ids as they are
+    assert unrendered_math(page) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"zh_CN-clip-{width}.png"), full_page=False)
+    if width < 1000:
+        page.click("label.nav-overlay-icon")
+    page.click(".sonnx-language a[hreflang='en']")
+    page.wait_for_url(f"{server}/operators/clip.html")
+    assert visit.problems == []
     page.close()

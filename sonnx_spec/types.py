@@ -31,6 +31,8 @@ TYPE_SETS: dict[str, tuple[np.dtype, ...]] = {
     "unsigned": UNSIGNED_INT_TYPES,
     "float": FLOAT_TYPES,
     "bool": (BOOL,),
+    "int8": (np.dtype(np.int8),),  # MaxPool takes int8 and uint8 of the integers
+    "uint8": (np.dtype(np.uint8),),
     "int16": (np.dtype(np.int16),),  # single integer types: a signature that takes some of them (Range)
     "int32": (np.dtype(np.int32),),
     "int64": (np.dtype(np.int64),),  # shapes, axes and indices (Reshape's shape, Shape's result)

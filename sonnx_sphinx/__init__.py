@@ -12,6 +12,8 @@ One concern per module:
 ``lints/``       what fails the build: traceability, pages, the offline site
 ``output/``      what the build writes besides the pages: exports, source pages, the Why3 lexer,
                  and the fixes that make two builds of the same sources identical
+``i18n``         the site in each language: the catalogues of rule statements and of the phrases
+                 written here, coverage, the language switch
 ``math_server``  the KaTeX server's life: one per build, ended with it
 ``leftovers``    runs a build and fails it if it leaves a process running (``nox -s docs``)
 
@@ -39,6 +41,7 @@ EXTENSIONS = [
     "sonnx_sphinx.directives.catalogue",
     "sonnx_sphinx.directives.traceability",
     "sonnx_sphinx.directives.suite",
+    "sonnx_sphinx.directives.glossary",
     "sonnx_sphinx.lints.traceability",
     "sonnx_sphinx.lints.pages",
     "sonnx_sphinx.lints.site",
@@ -49,6 +52,7 @@ EXTENSIONS = [
     "sonnx_sphinx.output.jupyter_assets",
     "sonnx_sphinx.output.reproducible",
     "sonnx_sphinx.math_server",
+    "sonnx_sphinx.i18n",
 ]
 
 

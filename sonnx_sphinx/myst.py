@@ -13,6 +13,7 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from .data import BuildData, build_data
+from .i18n import keep_out_of_catalogue
 
 
 def escape(text: str) -> str:
@@ -84,7 +85,15 @@ class SiteDirective(SphinxDirective):
         if then is not None:
             source = source + then
         container = nodes.container()
+        sections = set(map(id, self.state.document.findall(nodes.section)))
         self.state.nested_parse(source, self.content_offset, container, match_titles=match_titles)
+        # The generated lines are translated where they are written (sonnx_sphinx.i18n), not in the
+        # page's catalogue. MyST numbers the lines of this parse from the directive's content on, the
+        # generated ones first; a title opens its section outside the container.
+        made = [*container.children]
+        made += (s for s in self.state.document.findall(nodes.section) if id(s) not in sections)
+        last = self.state._lineno + self.content_offset + len(markdown)
+        keep_out_of_catalogue(made, last if then is not None else None)
         return container.children
 
     def site_link(self, path: str, text: str) -> str:

@@ -35,7 +35,8 @@ from sonnx_spec.pages.example_language import (
 )
 
 from ..domain import add_directive
-from ..myst import SiteDirective
+from ..i18n import keep_out_of_catalogue, phrase
+from ..myst import SiteDirective, need
 from .details import TitledBlock
 
 logger = logging.getLogger(__name__)
@@ -186,7 +187,12 @@ class ExampleDirective(SiteDirective, TitledBlock):
     def _render(self, example: Example, math_text: str, code: str) -> nodes.Node:
         # The numbers as math beside the same call as Python (one under the other on a narrow screen).
         box = nodes.container(classes=["sonnx-example"])
-        box += nodes.paragraph("", "", nodes.strong(text=f"Example: {example.title}"))
+        # The title is the page's words: Sphinx's catalogue of the page translates it (the source and line
+        # make it a message; the Markdown is what a translation is parsed as).
+        title = f"Example: {example.title}"
+        heading = nodes.paragraph(f"**{title}**", "", nodes.strong(text=title))
+        heading.source, heading.line = self.env.doc2path(self.env.docname), self.lineno
+        box += heading
         body = nodes.container(classes=["sonnx-example-body"])
         numbers = nodes.container(classes=["sonnx-example-math"])
         numbers += nodes.math_block(
@@ -194,12 +200,19 @@ class ExampleDirective(SiteDirective, TitledBlock):
         )
         numbers += live_inputs(example, list(self.content))
         if example.error:
-            numbers += self.parse_text_to_nodes(f"The input is refused: {{need}}`{example.error}`.")
+            refused = phrase(self.env, "The input is refused: {rule}.", rule=need(example.error))
+            numbers += self.parse_text_to_nodes(refused)
+            keep_out_of_catalogue(numbers.children[-1:], None)
         python = nodes.container(classes=["sonnx-example-code"])
         types = ", ".join(t.name for t in example.types)
         python += nodes.paragraph(
             "",
-            f"Checked during the build for {types}; as Python ({shown_type(example).name}):",
+            phrase(
+                self.env,
+                "Checked during the build for {types}; as Python ({type}):",
+                types=types,
+                type=shown_type(example).name,
+            ),
             classes=["sonnx-example-types"],
         )
         python += nodes.doctest_block(code, code)

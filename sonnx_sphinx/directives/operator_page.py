@@ -26,6 +26,7 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from sonnx_spec import FAMILIES, Operator
 from sonnx_spec.ids import GENERAL
@@ -34,6 +35,7 @@ from sonnx_spec.registry import ATTRIBUTE_KINDS, Tensor
 
 from ..data import BuildData
 from ..domain import add_directive, sonnx_domain
+from ..i18n import operator_text, phrase, statement
 from ..myst import SiteDirective, details, escape, from_docstring, need, table
 from .examples import doctest_text, live_marker, python_value
 
@@ -75,23 +77,31 @@ def signature_math(op: Operator) -> str:
     return rf"{f'({outputs})' if op.returns_tuple else outputs} = \mathrm{{{name}}}({arguments})"
 
 
-def _shape(op: Operator, rank: int | None, rule: str | None) -> str:
-    if rank == 0:
-        return "a scalar" + (f" ({need(rule)})" if rule else "")
-    return f"of rank {rank}" + (f" ({need(rule)})" if rule else "")
+def _shape(env: BuildEnvironment, rank: int | None, rule: str | None) -> str:
+    shape = phrase(env, "a scalar") if rank == 0 else phrase(env, "of rank {rank}", rank=rank)
+    return shape + (f" ({need(rule)})" if rule else "")
 
 
-def type_line(op: Operator) -> list[str]:
+def type_line(op: Operator, env: BuildEnvironment) -> list[str]:
     lines = []
     for var, sets in op.types.items():
         names = ", ".join(t.name for t in op.dtypes(var))
-        titles = [TYPE_SET_TITLES.get(s, s) for s in sets]  # a set of one type (int16) is named by it
-        kinds = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
-        lines.append(f"- ${var}$: one of the {kinds} types ({names}).")
+        # a set of one type (int16) is named by it
+        titles = [phrase(env, TYPE_SET_TITLES[s]) if s in TYPE_SET_TITLES else s for s in sets]
+        kinds = phrase(env, " and ").join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
+        lines.append(
+            phrase(env, "- ${var}$: one of the {kinds} types ({names}).", var=var, kinds=kinds, names=names)
+        )
     return [*lines, ""]
 
 
-def signature_list(op: Operator) -> list[str]:
+TENSOR_LINES = {
+    "input": "- {name} (input {onnx}, of type {type}{shape}): {doc}.",
+    "output": "- {name} (output {onnx}, of type {type}{shape}): {doc}.",
+}
+
+
+def signature_list(op: Operator, env: BuildEnvironment) -> list[str]:
     """Each input, attribute and output: its name here and in ONNX, its type, its shape, what it is."""
     lines = []
     for kind, tensors in (("input", op.inputs), ("output", op.outputs)):
@@ -103,19 +113,42 @@ def signature_list(op: Operator) -> list[str]:
                     f"`{t.onnx}`, `{t.onnx[:-1]}1`, …" if t.onnx.endswith("0") else f"`{t.onnx}`, one or more"
                 )
             type_name = f"${t.type}$" if t.type in op.types else t.type
-            shape = "" if t.rank is None else f", {_shape(op, t.rank, t.rank_rule)}"
-            shape += ", whose values set the shape of the result" if t.sets_shape else ""
-            shape += ", of which only the shape is read" if t.shape_only else ""
-            lines.append(f"- {name} ({kind} {onnx}, of type {type_name}{shape}): {escape(t.doc)}.")
+            shape = "" if t.rank is None else f", {_shape(env, t.rank, t.rank_rule)}"
+            shape += phrase(env, ", whose values set the shape of the result") if t.sets_shape else ""
+            shape += phrase(env, ", of which only the shape is read") if t.shape_only else ""
+            doc = escape(operator_text(env, op.name, f"{kind} {t.name}", t.doc))
+            lines.append(
+                phrase(
+                    env,
+                    TENSOR_LINES[kind],
+                    name=name,
+                    onnx=onnx,
+                    type=type_name,
+                    shape=shape,
+                    doc=doc,
+                )
+            )
     for a in op.attributes:
-        type_name = f"a tensor of type ${a.type}$" if a.kind == "tensor" else ATTRIBUTE_KINDS[a.kind]
+        type_name = (
+            phrase(env, "a tensor of type ${type}$", type=a.type)
+            if a.kind == "tensor"
+            else phrase(env, ATTRIBUTE_KINDS[a.kind])
+        )
+        doc = escape(operator_text(env, op.name, f"attribute {a.name}", a.doc))
         lines.append(
-            f"- $\\mathit{{{_math_name(a.name)}}}$ (attribute `{a.onnx}`, {type_name}): {escape(a.doc)}."
+            phrase(
+                env,
+                "- {name} (attribute {onnx}, {type}): {doc}.",
+                name=f"$\\mathit{{{_math_name(a.name)}}}$",
+                onnx=f"`{a.onnx}`",
+                type=type_name,
+                doc=doc,
+            )
         )
     return [*lines, ""]
 
 
-def general_rules(op: Operator, data: BuildData) -> list[str]:
+def general_rules(op: Operator, data: BuildData, env: BuildEnvironment) -> list[str]:
     """The general rules, each with what this operator's drafts call it (per tensor where they say) and the
     ids this page used for it: the data the reference's errors, the model tools and the exports cite."""
     labels = data.catalogue.draft_labels.get(op.name, {})
@@ -127,14 +160,18 @@ def general_rules(op: Operator, data: BuildData) -> list[str]:
             for d in labels.get(rule.id, ())
         )
         former = ", ".join(f"`{old}`" for old in data.catalogue.formerly(op.name, rule.id))
-        rows.append([need(rule.id), escape(rule.statement), cited or "—", former or "—"])
+        text = statement(env, rule.id, rule.operator, rule.statement)
+        rows.append([need(rule.id), escape(text), cited or "—", former or "—"])
     return [
-        "The [general rules](../general-rules.md) apply to every operator and are checked before its own; "
-        "where the drafts gave them a label of this operator, it is shown, with the tensor it is about, and "
-        "the reference's errors and the model checker name it for a failure on that tensor.",
+        phrase(
+            env,
+            "The [general rules](../general-rules.md) apply to every operator and are checked before its "
+            "own; where the drafts gave them a label of this operator, it is shown, with the tensor it is "
+            "about, and the reference's errors and the model checker name it for a failure on that tensor.",
+        ),
         "",
         *table(
-            ["Rule", "Statement", "The drafts' label for it", "Formerly"],
+            [phrase(env, h) for h in ("Rule", "Statement", "The drafts' label for it", "Formerly")],
             rows,
             widths="1 5 3 1",
             classes="sonnx-general",
@@ -170,22 +207,31 @@ class OperatorDirective(SiteDirective):
         data = self.build_data()
         op = data.operators[self.operator_name()]
         sonnx_domain(self.env).note_operator(op.onnx, self.env.docname)
+        env = self.env
         families = ", ".join(
-            f"[{FAMILY_TITLES[f]}](#{op.name}-{f}) ({family_types(op, f)})" for f in op.families
+            f"[{phrase(env, FAMILY_TITLES[f])}](#{op.name}-{f}) ({family_types(op, f)})" for f in op.families
         )
+        summary = from_docstring(operator_text(env, op.name, "summary", op.summary))
         lines = [
-            f"**{from_docstring(op.summary)}**",
+            f"**{summary}**",
             "",
-            f"Based on ONNX [{op.onnx}-{op.version}]({onnx_url(op)}); see "
-            f"[Relation to ONNX](#{op.name}-relation-to-onnx). Specified per type family: {families}.",
+            phrase(
+                env,
+                "Based on ONNX [{onnx}]({url}); see [Relation to ONNX](#{name}-relation-to-onnx). "
+                "Specified per type family: {families}.",
+                onnx=f"{op.onnx}-{op.version}",
+                url=onnx_url(op),
+                name=op.name,
+                families=families,
+            ),
             "",
             "$$",
             signature_math(op),
             "$$",
             "",
-            *signature_list(op),
-            *type_line(op),
-            *details("General rules", general_rules(op, data)),
+            *signature_list(op, env),
+            *type_line(op, env),
+            *details(phrase(env, "General rules"), general_rules(op, data, env)),
         ]
         return [*self.render(lines), live_marker("scratch", name=op.onnx, python=self.scratch_python(op))]
 
@@ -217,16 +263,25 @@ class FamilyDirective(SiteDirective):
         types = family_types(op, family)
         own = [r for r in data.catalogue.of(op.name) if family in r.families and r.kind != "semantics"]
         applying = ", ".join(need(r.id) for r in own)
-        title = f"{op.onnx} for the {FAMILY_TITLES[family]} family"
+        env = self.env
+        title = phrase(
+            env, "{onnx} for the {family} family", onnx=op.onnx, family=phrase(env, FAMILY_TITLES[family])
+        )
         lines = [
             f"({op.name}-{family})=",
             f"## {title}",
             "",
-            f"Types: {types}. "
+            phrase(env, "Types: {types}.", types=types)
+            + " "
             + (
-                f"Rules of {op.onnx} that apply to them: {applying}, with the general rules."
+                phrase(
+                    env,
+                    "Rules of {onnx} that apply to them: {applying}, with the general rules.",
+                    onnx=op.onnx,
+                    applying=applying,
+                )
                 if own
-                else "The general rules apply."
+                else phrase(env, "The general rules apply.")
             ),
             "",
         ]
@@ -245,21 +300,41 @@ class OperatorTraceabilityDirective(SiteDirective):
         passed = sum(data.tests_of(r.id).result == "pass" for r in rules)
         coded = [r for r in rules if r.kind in ("constraint", "error")]
         named = sum(bool(data.code.get(r.id)) for r in coded)
+        env = self.env
+        columns = ";".join(
+            f'{field} as "{phrase(env, title)}"'
+            for field, title in (
+                ("id", "Id"),
+                ("type_name", "Kind"),
+                ("sources", "Origin"),
+                ("code", "Code"),
+                ("tests", "Tests"),
+                ("result", "Result"),
+            )
+        )
         lines = [
             f"({op.name}-traceability)=",
-            "## Traceability",
+            "## " + phrase(env, "Traceability"),
             "",
-            f"{len(rules)} rules of {op.onnx}: {passed} proved by passing tests in the run this site was "
-            f"built from; {named} of the {len(coded)} constraints and error conditions named where the "
-            "reference checks them. The [traceability](../traceability.md) page has every rule.",
+            phrase(
+                env,
+                "{rules} rules of {onnx}: {passed} proved by passing tests in the run this site was built "
+                "from; {named} of the {coded} constraints and error conditions named where the reference "
+                "checks them. "
+                "The [traceability](../traceability.md) page has every rule.",
+                rules=len(rules),
+                onnx=op.onnx,
+                passed=passed,
+                named=named,
+                coded=len(coded),
+            ),
             "",
             *details(
-                "Each rule to its origin, code, tests and result",
+                phrase(env, "Each rule to its origin, code, tests and result"),
                 [
                     "```{needtable}",
                     f":filter: id in {[r.id for r in rules]!r}",
-                    ':columns: id as "Id";type_name as "Kind";sources as "Origin";code as "Code";'
-                    'tests as "Tests";result as "Result"',
+                    f":columns: {columns}",
                     ":style: table",
                     ":class: sonnx-wide",
                     ":sort: order",
@@ -273,9 +348,16 @@ class OperatorTraceabilityDirective(SiteDirective):
         if retired:
             rows = [[f'<span id="{r.id}"></span>`{r.id}`', need(r.successor)] for r in retired]
             lines += [
-                "Ids this page used before, and the rules that state them now (old links land here):",
+                phrase(
+                    env, "Ids this page used before, and the rules that state them now (old links land here):"
+                ),
                 "",
-                *table(["Former id", "Now"], rows, widths="1 1", classes="sonnx-retired"),
+                *table(
+                    [phrase(env, "Former id"), phrase(env, "Now")],
+                    rows,
+                    widths="1 1",
+                    classes="sonnx-retired",
+                ),
             ]
         return self.render(lines, match_titles=True)
 
@@ -288,13 +370,30 @@ class RelationToOnnxDirective(SiteDirective):
 
     def run(self) -> list[nodes.Node]:
         op = self.build_data().operators[self.operator_name()]
-        renamed = [f"`{t.onnx}` is ${t.name}$" for t in [*op.inputs, *op.outputs] if t.onnx != t.name]
-        names = f"ONNX's names differ: {', '.join(renamed)}." if renamed else "The tensors keep ONNX's names."
+        env = self.env
+        renamed = [
+            phrase(env, "`{onnx}` is ${name}$", onnx=t.onnx, name=t.name)
+            for t in [*op.inputs, *op.outputs]
+            if t.onnx != t.name
+        ]
+        names = (
+            phrase(env, "ONNX's names differ: {names}.", names=", ".join(renamed))
+            if renamed
+            else phrase(env, "The tensors keep ONNX's names.")
+        )
         lines = [
             f"({op.name}-relation-to-onnx)=",
-            "## Relation to ONNX",
+            "## " + phrase(env, "Relation to ONNX"),
             "",
-            f"{op.onnx} is based on ONNX [{op.onnx}-{op.version}]({onnx_url(op)}). {names}",
+            phrase(
+                env,
+                "{onnx} is based on ONNX [{version}]({url}).",
+                onnx=op.onnx,
+                version=f"{op.onnx}-{op.version}",
+                url=onnx_url(op),
+            )
+            + " "
+            + names,
             "",
         ]
         return self.render(lines, match_titles=True, then=self.content)

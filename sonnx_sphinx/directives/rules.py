@@ -18,12 +18,14 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx_needs.api import add_dynamic_function
 
 from sonnx_spec.requirements import Rule
 
 from ..data import BuildData
 from ..domain import add_directive, sonnx_domain
+from ..i18n import statement
 from ..myst import SiteDirective
 from ..output.exports import draft_labels, formerly, label_text
 
@@ -70,8 +72,8 @@ def test_reference(data: BuildData, function: str, count: int) -> str:
     return f"{path}::{name}@{line} ({count})"
 
 
-def need_source(rule: Rule, data: BuildData) -> list[str]:
-    """The MyST source of the need object that defines ``rule``."""
+def need_source(rule: Rule, data: BuildData, env: BuildEnvironment) -> list[str]:
+    """The MyST source of the need object that defines ``rule``, its statement in the build's language."""
     tests = data.tests_of(rule.id)
     goals = data.goals_of(rule.id)
     fields = {
@@ -92,7 +94,8 @@ def need_source(rule: Rule, data: BuildData) -> list[str]:
         "formerly": _list(formerly(data.catalogue, rule.id)),
         "draft_labels": _list(dict.fromkeys(label_text(d) for d in draft_labels(data.catalogue, rule.id))),
     }
-    lines = [f":::{{{NEED_DIRECTIVES.get(rule.kind, rule.kind)}}} {rule.statement}"]
+    text = statement(env, rule.id, rule.operator, rule.statement)
+    lines = [f":::{{{NEED_DIRECTIVES.get(rule.kind, rule.kind)}}} {text}"]
     lines += [f":{key}: {value}" for key, value in fields.items() if value]
     if rule.math:
         lines += ["", "$$", rule.math, "$$"]
@@ -119,7 +122,9 @@ class RulesDirective(SiteDirective):
         domain = sonnx_domain(self.env)
         for rule in chosen:
             domain.note_rule(rule.id, self.env.docname, self.lineno)
-        return self.render([line for rule in chosen for line in need_source(rule, self.build_data())])
+        return self.render(
+            [line for rule in chosen for line in need_source(rule, self.build_data(), self.env)]
+        )
 
     def chosen(self) -> list[Rule]:
         data = self.build_data()

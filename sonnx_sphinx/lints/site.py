@@ -37,16 +37,20 @@ class _Page(HTMLParser):
         self.anchors: set[str] = set()
         self.loads: list[str] = []
         self.links: list[str] = []
+        self.switches: list[str] = []  # the language switch's links: to the other language's site
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v for k, v in attrs if v is not None}
+        switch = any(k == "data-sonnx-language" for k, _ in attrs)  # an attribute without a value
         for key in ("id", "name"):
             if key in values:
                 self.anchors.add(values[key])
         for attr in ("src", "href", "data"):
             if attr not in values:
                 continue
-            if (tag, attr) in LOADING and not (
+            if switch:
+                self.switches.append(values[attr])
+            elif (tag, attr) in LOADING and not (
                 tag == "link" and values.get("rel") in ("canonical", "next", "prev")
             ):
                 self.loads.append(values[attr])
@@ -76,6 +80,9 @@ def check_site(outdir: Path) -> list[tuple[str, str]]:
                 problems += _resolve(outdir, path, url, pages, rel)
         for url in page.links:
             if not _external(url):
+                problems += _resolve(outdir, path, url, pages, rel)
+        for url in page.switches:  # checked by the build of the site that holds both languages
+            if outdir.resolve() in (path.parent / url).resolve().parents:
                 problems += _resolve(outdir, path, url, pages, rel)
     for css in sorted(outdir.rglob("*.css")):
         for match in CSS_URL.finditer(css.read_text("utf-8", errors="replace")):

@@ -23,6 +23,7 @@ EVERYTHING_BUILT_FROM_THE_REFERENCE = {
     "proofs",
     "mutation",
     "doctrees",
+    "doctrees-zh_CN",
     "site",
     "browser-live",
 }
@@ -30,14 +31,17 @@ CASES = {
     "sonnx_spec/ops/clip.py": EVERYTHING_BUILT_FROM_THE_REFERENCE,
     "sonnx_spec/requirements/clip.toml": EVERYTHING_BUILT_FROM_THE_REFERENCE | {"mutation-module"},
     "sonnx_spec/pages/example_language.py": EVERYTHING_BUILT_FROM_THE_REFERENCE,  # in keys as examples
-    "sonnx_sphinx/directives/examples.py": {"doctrees", "site"},
+    # tests/site tests the extension's parts
+    "sonnx_sphinx/directives/examples.py": {"tests", "doctrees", "doctrees-zh_CN", "site"},
     "tests/test_clip.py": {"tests", "mutation", "site"},
     "tests/support.py": {"tests", "mutation", "mutation-module", "site"},
     "tests/conformance/test_differential.py": {"tests", "conformance", "mutation", "site"},
     "docs/operators/clip.md": {"tests", "proofs", "mutation", "mutation-module", "site"},
     "docs/index.md": {"site"},
     "docs/_static/sonnx.css": {"site"},
-    "conf.py": {"doctrees", "site"},
+    "conf.py": {"doctrees", "doctrees-zh_CN", "site"},
+    # tests/site/test_i18n.py checks every translation; the Chinese site reads it (the English one does not)
+    "locales/zh_CN/LC_MESSAGES/operators/clip.po": {"tests", "doctrees-zh_CN", "site"},
     "README.md": {"tests", "mutation", "mutation-module", "site"},
     "pyproject.toml": {"tests", "conformance", "mutation", "mutation-module", "site"},
     "formal/clip.mlw": {"tests", "proofs", "site"},
