@@ -9,12 +9,16 @@ saves a screenshot of each operator page in build/screenshots/.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import SHOTS, SITE, Visit
 from playwright.sync_api import Browser, Page
 
 from sonnx_spec import operators
 from sonnx_spec.pages.special_values import tables as special_tables
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
 
 OPERATORS = list(operators())
 # permalink.html (sphinx-needs) is no page but a redirect to a rule's page: tested on its own
@@ -272,6 +276,11 @@ def test_the_language_switch_leads_to_the_same_page_in_chinese_and_back(
     assert page.locator("html").get_attribute("lang") == "zh-CN"
     article = page.locator("article").inner_text()
     assert "规范" in article and "CLIP_S1" in article  # the headings translated, the ids as they are
+    # the words of the scripts and of sphinx-needs' layout are the Chinese site's too
+    switch = page.locator("button.sonnx-trace-switch").inner_text()
+    assert HAN.search(switch) and "traceability" not in switch, switch
+    folded = page.locator("article").text_content()  # the rules' traceability, shown or not
+    assert "来源" in folded and "Origin:" not in folded and "Type families:" not in folded
     assert unrendered_math(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"zh_CN-clip-{width}.png"), full_page=False)

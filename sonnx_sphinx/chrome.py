@@ -31,6 +31,7 @@ from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
+from .domain import RuleIndex
 from .i18n import _read, has_words, messages
 
 logger = logging.getLogger(__name__)
@@ -142,7 +143,8 @@ def _script_words(app: Sphinx) -> None:
 def _record(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """For the gettext build's templates: these words, as the extension's phrases are."""
     words = {("site", None, w) for w in [*needs_words(app.config), *script_words(), *extension_phrases()]}
-    messages(env)["_chrome"] = words | {("sphinx", None, w) for w in template_words(app.config, app.confdir)}
+    theme = [*template_words(app.config, app.confdir), str(RuleIndex.localname)]  # a title Sphinx shows
+    messages(env)["_chrome"] = words | {("sphinx", None, w) for w in theme}
 
 
 def setup(app: Sphinx) -> dict:

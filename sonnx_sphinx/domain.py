@@ -25,17 +25,21 @@ from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.domains import Domain, Index, IndexEntry, ObjType
 from sphinx.environment import BuildEnvironment
+from sphinx.locale import get_translation
 from sphinx.roles import XRefRole
 from sphinx.util.nodes import make_refnode
 
+from .i18n import phrase, statement
+
 Place = tuple[str, int]  # a page (docname) and a line
+_ = get_translation("sphinx")  # the index's title is the theme's: Sphinx gives it to every page's links
 
 
 class RuleIndex(Index):
     """Every rule placed on the site, by operator (the general and model rules first), then by id."""
 
     name = "rules"
-    localname = "Index of rules"
+    localname = _("Index of rules")
     shortname = "rules"
 
     def generate(
@@ -45,7 +49,8 @@ class RuleIndex(Index):
 
         domain: SonnxDomain = self.domain  # type: ignore[assignment]
         catalogue, titles = rules(), {name: op.onnx for name, op in operators().items()}
-        titles |= {"general": "General rules", "model": "Rules of a whole model"}
+        env = self.domain.env
+        titles |= {"general": phrase(env, "General rules"), "model": phrase(env, "Rules of a whole model")}
         groups: dict[str, list[IndexEntry]] = {}
         for rule_id, places in sorted(domain.rule_places.items()):
             docname, _ = places[0]
@@ -53,8 +58,8 @@ class RuleIndex(Index):
                 continue
             rule = catalogue.get(rule_id)
             group = titles.get(rule.operator, rule.operator) if rule is not None else docname
-            statement = rule.statement if rule is not None else ""
-            short = statement if len(statement) <= 120 else statement[:119].rsplit(" ", 1)[0] + " …"
+            text = statement(env, rule_id, rule.operator, rule.statement) if rule is not None else ""
+            short = text if len(text) <= 120 else text[:119].rsplit(" ", 1)[0] + " …"
             groups.setdefault(group, []).append(IndexEntry(rule_id, 0, docname, rule_id, "", "", short))
         return sorted(groups.items()), False
 
