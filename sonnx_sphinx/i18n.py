@@ -47,8 +47,8 @@ NAMES = (
         *("numpy", "onnx", "onnxruntime", "reference", "why3", "z3", "cvc5", "ulp"),
     }
 )
-"""Words that read the same in every language: types and their families, operators, engines (a message of them alone, a
-number, an id or a formula needs no translation)."""
+"""Words that read the same in every language: types and their families, operators, engines (a message of
+them alone, a number, an id or a formula needs no translation)."""
 NORMATIVE_SECTION = re.compile(r"(^|-)specification(-\d+)?$")
 """The ids of an operator page's Specification sections (``abs-specification``, ``specification-1``)."""
 
