@@ -31,7 +31,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.nodes import extract_messages, is_translatable
 
-from sonnx_spec import operators
+from sonnx_spec import FAMILIES, operators
 from sonnx_spec.types import TYPES
 
 logger = logging.getLogger(__name__)
@@ -40,14 +40,15 @@ LANGUAGES = {"en": "English", "zh_CN": "中文"}
 WORDS = re.compile(r"[A-Za-z]{2,}[A-Za-z0-9_]*")
 NAMES = (
     {t.name for t in TYPES}
+    | set(FAMILIES)
     | {o.onnx.lower() for o in operators().values()}
     | {
         *("bool", "true", "false", "nan", "inf", "to", "x", "y"),
         *("numpy", "onnx", "onnxruntime", "reference", "why3", "z3", "cvc5", "ulp"),
     }
 )
-"""Words that read the same in every language: types, operators, engines (a message of them alone, a
-number, an id or a formula needs no translation)."""
+"""Words that read the same in every language: types and their families, operators, engines (a message of
+them alone, a number, an id or a formula needs no translation)."""
 NORMATIVE_SECTION = re.compile(r"(^|-)specification(-\d+)?$")
 """The ids of an operator page's Specification sections (``abs-specification``, ``specification-1``)."""
 

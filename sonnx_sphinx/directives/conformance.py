@@ -14,23 +14,49 @@ silently shows nothing.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util.typing import ExtensionMetadata
 
 from sonnx_spec import operators
 
 from ..domain import add_directive
-from ..i18n import Say, english, speaker
+from ..i18n import english, has_words, operator_text, phrase
 from ..myst import SiteDirective, code, details, escape, need, rubric, table
+
+
+@dataclass(frozen=True)
+class Words:
+    """The build's words: the site's phrases (``say("…")``), and an operator's own data, its topics and the
+    reasons its divergences are expected (``say.of(op, "conformance topic", topic)``, from its
+    ``rules/<op>.po``). Without a build (a test, an export) the English as written."""
+
+    env: BuildEnvironment | None = None
+
+    def __call__(self, text: str, **fields: object) -> str:
+        return english(text, **fields) if self.env is None else phrase(self.env, text, **fields)
+
+    def of(self, op: str, context: str, text: str) -> str:
+        if self.env is None or not has_words(text):
+            return text
+        return operator_text(self.env, op, context, text)
+
 
 FORMAT = 3  # the report format this module reads (see tests/conformance/conformance_report.py)
 VERDICT_WORDS = {"agrees": "agree", "differs": "differ", "unsupported": "unsupported"}
 Json = dict[str, Any]
+TOPIC, REASON = "conformance topic", "conformance reason"
+"""The contexts of an operator's conformance data in its catalogue (``rules/<op>.po``)."""
+
+
+def _heading(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 # -- values -----------------------------------------------------------------
@@ -42,7 +68,7 @@ def _values(values: Any) -> str:
     return str(values)
 
 
-def _tensor(tensor: Json, say: Say = english) -> str:
+def _tensor(tensor: Json, say: Words = Words()) -> str:
     if tensor.get("abridged"):  # the first and the last elements of a large tensor, flat
         shape = "×".join(str(n) for n in tensor["shape"])
         ends = ", ".join(tensor["values"]) + ", …, " + ", ".join(tensor["last"])
@@ -52,7 +78,7 @@ def _tensor(tensor: Json, say: Say = english) -> str:
     return f"{text} ({tensor['dtype']})" if "dtype" in tensor else text
 
 
-def _inputs(inputs: list[Json], attributes: Json, say: Say) -> str:
+def _inputs(inputs: list[Json], attributes: Json, say: Words) -> str:
     given = [
         say("{name} omitted", name=item["name"])
         if item["value"] is None
@@ -62,13 +88,13 @@ def _inputs(inputs: list[Json], attributes: Json, say: Say) -> str:
     return ", ".join(given + [f"{name} = {_tensor(value, say)}" for name, value in attributes.items()])
 
 
-def _spec(result: Json, say: Say) -> str:
+def _spec(result: Json, say: Words) -> str:
     if result["status"] == "output":
         return _tensor(result["output"], say)
     return say("refuses ({rule})", rule=need(result["rule"]))
 
 
-def _engine(result: Json, say: Say) -> str:
+def _engine(result: Json, say: Words) -> str:
     if result["status"] == "output":
         text = _tensor(result["output"], say)
     elif result["status"] == "refused":
@@ -78,7 +104,7 @@ def _engine(result: Json, say: Say) -> str:
     return text + say(" (agrees)") if result["verdict"] == "agrees" else text
 
 
-def _counts(counts: Json, say: Say) -> str:
+def _counts(counts: Json, say: Words) -> str:
     total = sum(counts.values())
     if counts["agrees"] == total:
         return say("all {count} agree", count=total)
@@ -92,7 +118,7 @@ def _counts(counts: Json, say: Say) -> str:
     return ", ".join(parts)
 
 
-def _types(names: list[str], report: Json, say: Say) -> str:
+def _types(names: list[str], report: Json, say: Words) -> str:
     """The types of a case or a divergence, by family where they make one up."""
     ints, floats = report["families"]["int"], report["families"]["float"]
     signed = [t for t in ints if t.startswith("int")]
@@ -113,7 +139,7 @@ def _engine_titles(report: Json) -> list[str]:
 # -- the summary and the sections ---------------------------------------------
 
 
-def summary(report: Json, say: Say) -> list[str]:
+def summary(report: Json, say: Words) -> list[str]:
     versions = report["versions"]
     engines = "; ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
     specification = (
@@ -145,7 +171,7 @@ def _sections(report: Json) -> list[tuple[str, Json]]:
     return sorted(report["operators"].items())
 
 
-def _backend_totals(totals: Json, say: Say) -> str:
+def _backend_totals(totals: Json, say: Words) -> str:
     diverging = totals["expected divergence"]
     text = say(
         "{passed} pass, {diverging} expected divergence"
@@ -158,7 +184,7 @@ def _backend_totals(totals: Json, say: Say) -> str:
     return text + (say(", **{count} unexpected**", count=unexpected) if unexpected else "")
 
 
-def all_sections(report: Json, say: Say) -> list[str]:
+def all_sections(report: Json, say: Words) -> list[str]:
     """A section per operator, headed by its name."""
     lines = []
     for op, section in _sections(report):
@@ -173,18 +199,18 @@ def all_sections(report: Json, say: Say) -> list[str]:
     return lines
 
 
-def operator_section(report: Json, op: str, say: Say) -> list[str]:
+def operator_section(report: Json, op: str, say: Words) -> list[str]:
     section = report["operators"][op]
     return [
         *_matrix(report, section, say),
-        *_divergences(report, section, say),
+        *_divergences(report, op, section, say),
         *_unsupported(report, section, say),
-        *_backend(section, say),
-        *_cases(report, section, say),
+        *_backend(section, op, say),
+        *_cases(report, op, section, say),
     ]
 
 
-def _matrix(report: Json, section: Json, say: Say) -> list[str]:
+def _matrix(report: Json, section: Json, say: Words) -> list[str]:
     rows = []
     for t in section["types"]:
         cells = section["matrix"][t]
@@ -194,31 +220,31 @@ def _matrix(report: Json, section: Json, say: Say) -> list[str]:
     return rubric(say("Types × engines")) + table(header, rows)
 
 
-def _divergences(report: Json, section: Json, say: Say) -> list[str]:
+def _divergences(report: Json, op: str, section: Json, say: Words) -> list[str]:
     lines = rubric(say("Divergences"))
     if not section["divergences"]:
         return [*lines, say("No engine differs from the specification on these cases."), ""]
-    return lines + _divergence_tables(report, section["divergences"], say)
+    return lines + _divergence_tables(report, op, section["divergences"], say)
 
 
-def topic_section(report: Json, op: str, topic: str, say: Say, root: str = "") -> list[str]:
+def topic_section(report: Json, op: str, topic: str, say: Words, root: str = "") -> list[str]:
     """What the engines do on one topic's cases: shown on an operator page beside the decision, folded
     with the page's other evidence."""
     return details(
-        say("What the engines return: {topic}", topic=topic),
+        say("What the engines return: {topic}", topic=say.of(op, TOPIC, topic)),
         _topic_tables(report, op, topic, say, root),
         classes="sonnx-trace sonnx-conformance-topic",
     )
 
 
-def _topic_tables(report: Json, op: str, topic: str, say: Say, root: str) -> list[str]:
+def _topic_tables(report: Json, op: str, topic: str, say: Words, root: str) -> list[str]:
     entries = [e for e in report["operators"][op]["divergences"] if e["topic"] == topic]
     engines = ", ".join(escape(f"{e['title']} {e['version']}") for e in report["engines"])
     if not entries:
         return [
             say(
                 "On these cases ({topic}), {engines} all agree with the specification.",
-                topic=escape(topic),
+                topic=escape(say.of(op, TOPIC, topic)),
                 engines=engines,
             ),
             "",
@@ -230,11 +256,11 @@ def _topic_tables(report: Json, op: str, topic: str, say: Say, root: str) -> lis
             root=root,
         ),
         "",
-        *_divergence_tables(report, entries, say),
+        *_divergence_tables(report, op, entries, say),
     ]
 
 
-def _divergence_tables(report: Json, divergences: list[Json], say: Say) -> list[str]:
+def _divergence_tables(report: Json, op: str, divergences: list[Json], say: Words) -> list[str]:
     lines: list[str] = []
     by_topic: dict[str, list[Json]] = {}
     for entry in divergences:
@@ -243,10 +269,10 @@ def _divergence_tables(report: Json, divergences: list[Json], say: Say) -> list[
     for topic, entries in by_topic.items():
         first = entries[0]
         if all(e["explained"] for e in entries):
-            why = f"{need(first['rule'])}: {escape(first['reason'])}"
+            why = f"{need(first['rule'])}: {escape(say.of(op, REASON, first['reason']))}"
         else:
             why = say("**Unexplained**: the conformance tests fail on this divergence.")
-        lines += [f"**{escape(topic[0].upper() + topic[1:])}**. {why}", ""]
+        lines += [f"**{escape(_heading(say.of(op, TOPIC, topic)))}**. {why}", ""]
         rows = [
             [
                 escape(e["case"]),
@@ -261,7 +287,7 @@ def _divergence_tables(report: Json, divergences: list[Json], say: Say) -> list[
     return lines
 
 
-def _unsupported(report: Json, section: Json, say: Say) -> list[str]:
+def _unsupported(report: Json, section: Json, say: Words) -> list[str]:
     lines = rubric(say("Unsupported"))
     if not section["unsupported"]:
         return [*lines, say("Every engine runs every case on every type."), ""]
@@ -287,18 +313,19 @@ def _unsupported(report: Json, section: Json, say: Say) -> list[str]:
     return [*lines, ""]
 
 
-def _backend(section: Json, say: Say) -> list[str]:
+def _backend(section: Json, op: str, say: Words) -> list[str]:
     rows = []
     for case in section["backend"]:
+        reason = escape(say.of(op, REASON, case.get("reason") or ""))
         if case["outcome"] == "pass":
             outcome, why = say("passes"), ""
         elif case["outcome"] == "expected divergence" and case["spec"]["status"] == "output":
             # ONNX rounded otherwise (Divergence.ulps, Divergence.within): the spec's outputs differ from
             # ONNX's, which meet the bound the case's rule states
-            outcome, why = say("expected divergence: another rounding"), escape(case["reason"])
+            outcome, why = say("expected divergence: another rounding"), reason
         elif case["outcome"] == "expected divergence":
             outcome = say("expected divergence: {spec}", spec=_spec(case["spec"], say))
-            why = escape(case["reason"])
+            why = reason
         else:
             outcome, why = say("**unexpected divergence**"), escape(case["detail"])
         rows.append([code(case["name"]), outcome, need(case["rule"]), why])
@@ -306,12 +333,14 @@ def _backend(section: Json, say: Say) -> list[str]:
     return rubric(say("ONNX backend node tests")) + table(header, rows)
 
 
-def _cases(report: Json, section: Json, say: Say) -> list[str]:
+def _cases(report: Json, op: str, section: Json, say: Words) -> list[str]:
     by_topic: dict[str, list[str]] = {}
     for case in section["cases"]:
         types = _types(case["types"], report, say)
         by_topic.setdefault(case["topic"], []).append(escape(f"{case['name']} ({types})"))
-    rows = [[escape(topic[0].upper() + topic[1:]), "; ".join(names)] for topic, names in by_topic.items()]
+    rows = [
+        [escape(_heading(say.of(op, TOPIC, topic))), "; ".join(names)] for topic, names in by_topic.items()
+    ]
     return rubric(say("Cases run")) + table([say("Topic"), say("Cases (types)")], rows)
 
 
@@ -336,7 +365,7 @@ class ConformanceReport(SiteDirective):
         op = self.operator_name() if topic or "operator" in self.options or on_operator_page else None
         if topic and topic not in report["topics"]:
             raise self.error(f"unknown topic {topic!r}; the report's topics: {', '.join(report['topics'])}")
-        say = speaker(self.env)
+        say = Words(self.env)
         try:
             if topic:
                 lines = topic_section(report, op, topic, say, "../" * self.env.docname.count("/"))

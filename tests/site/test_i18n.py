@@ -134,6 +134,7 @@ def test_the_generated_lines_stay_out_of_the_page_s_catalogue_and_the_page_s_own
         ("3.4028234663852886e+38", False),
         ("{count} of {goals}", True),
         ("{call}[i]", False),  # a phrase's placeholders are filled in, not translated
+        ("int, float", False),  # the type families' names
     ],
 )
 def test_a_message_of_names_numbers_ids_and_formulas_alone_needs_no_translation(
