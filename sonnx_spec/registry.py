@@ -95,8 +95,8 @@ class Operator:
 
     @property
     def summary(self) -> str:
-        """The first paragraph of its docstring, on one line: what it computes."""
-        return " ".join(inspect.getdoc(self.function).split("\n\n")[0].split())
+        """The first line of its docstring: what it computes."""
+        return inspect.getdoc(self.function).splitlines()[0]
 
     def dtypes(self, type_name: str) -> tuple[np.dtype, ...]:
         """The element types a type variable (or a type set such as "bool") stands for."""

@@ -75,19 +75,6 @@ def test_a_declaration_says_what_the_operator_is(own_registry: dict) -> None:
     assert Y.tolist() == [2.0, 4.0] and Y.dtype == np.float32
 
 
-def test_the_summary_is_the_docstring_s_first_paragraph_on_one_line(own_registry: dict) -> None:
-    def scale(X, S, *, gain):
-        """Multiply X by S
-        and by gain.
-
-        More text.
-        """
-        return X * S * gain
-
-    declare(body=scale)
-    assert own_registry["scale"].summary == "Multiply X by S and by gain."
-
-
 def test_variadic_inputs_and_attribute_types() -> None:
     def many(*X):
         """The first."""
