@@ -29,12 +29,10 @@ from jinja2.ext import babel_extract
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
-from sphinx.util import logging
 
 from .domain import RuleIndex
-from .i18n import _read, has_words, messages
+from .i18n import has_words, messages, site_translation
 
-logger = logging.getLogger(__name__)
 PREFIX = re.compile(r'prefix="([^"]*)"')
 SCRIPT_WORDS = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]')
 SCRIPTS = Path(__file__).parents[1] / "docs" / "_static"
@@ -97,22 +95,7 @@ def needs_words(config: Config) -> list[str]:
 
 
 def _translations(app: Sphinx, words: list[str]) -> dict[str, str]:
-    catalogue = _read(
-        Path(app.srcdir, app.config.locale_dirs[0], app.config.language, "LC_MESSAGES", "site.po")
-    )
-    found = {}
-    for word in words:
-        found[word] = catalogue.get((None, word), "")
-        if not found[word]:
-            logger.warning(
-                "untranslated phrase of the site (locales/%s/LC_MESSAGES/site.po): %r",
-                app.config.language,
-                word,
-                type="sonnx",
-                subtype="i18n",
-            )
-            found[word] = word
-    return found
+    return {word: site_translation(app, word) for word in words}
 
 
 def _translate_needs(app: Sphinx, config: Config) -> None:

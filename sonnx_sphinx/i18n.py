@@ -53,11 +53,11 @@ NORMATIVE_SECTION = re.compile(r"(^|-)specification(-\d+)?$")
 """The ids of an operator page's Specification sections (``abs-specification``, ``specification-1``)."""
 
 
-def language(env: BuildEnvironment) -> str:
+def language(env: BuildEnvironment | Sphinx) -> str:
     return env.config.language or "en"
 
 
-def catalogue(env: BuildEnvironment, name: str) -> dict[tuple[str | None, str], str]:
+def catalogue(env: BuildEnvironment | Sphinx, name: str) -> dict[tuple[str | None, str], str]:
     """(context, English) → translation, of ``<locale_dirs[0]>/<lang>/LC_MESSAGES/<name>.po``."""
     return _read(Path(env.srcdir, env.config.locale_dirs[0], language(env), "LC_MESSAGES", f"{name}.po"))
 
@@ -78,23 +78,27 @@ def _read(path: Path) -> dict[tuple[str | None, str], str]:
 
 def phrase(env: BuildEnvironment, english: str, **fields: object) -> str:
     """A phrase this extension writes, in the build's language, its ``{fields}`` filled in."""
-    text = english
     _used(env, "site", None, english)
-    if language(env) != "en":
-        text = catalogue(env, "site").get((None, english), "")
-        if not text and not has_words(english):
-            text = english  # a type's or family's name (bool) reads the same in every language
-        if not text:
-            logger.warning(
-                "untranslated phrase of the site (locales/%s/LC_MESSAGES/site.po): %r",
-                language(env),
-                english,
-                location=env.docname,
-                type="sonnx",
-                subtype="i18n",
-            )
-            text = english
+    text = site_translation(env, english)
     return text.format(**fields) if fields else text
+
+
+def site_translation(build: BuildEnvironment | Sphinx, english: str) -> str:
+    """A phrase of ``site.po`` in the build's language: ``build`` is the build's environment, or its
+    application before there is one (sphinx-needs' configuration). A missing one is a located error."""
+    if language(build) == "en" or not has_words(english):  # a type's or family's name (bool) reads the same
+        return english
+    text = catalogue(build, "site").get((None, english), "")
+    if not text:
+        logger.warning(
+            "untranslated phrase of the site (locales/%s/LC_MESSAGES/site.po): %r",
+            language(build),
+            english,
+            location=getattr(build, "docname", None),
+            type="sonnx",
+            subtype="i18n",
+        )
+    return text or english
 
 
 Say = Callable[..., str]

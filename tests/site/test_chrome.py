@@ -10,7 +10,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from sonnx_sphinx import chrome
+from sonnx_sphinx import chrome, i18n
 
 ROOT = Path(__file__).parents[2]
 
@@ -63,7 +63,7 @@ def test_a_translated_build_replaces_them_before_sphinx_needs_reads_them(
         {"Constraint": "约束", "Origin: ": "来源：", "origin of": "是其来源", "derived from": "源自"},
     )
     warnings = []
-    monkeypatch.setattr(chrome.logger, "warning", lambda *args, **kwargs: warnings.append((args, kwargs)))
+    monkeypatch.setattr(i18n.logger, "warning", lambda *args, **kwargs: warnings.append((args, kwargs)))
     config = needs_config("zh_CN")
     chrome._translate_needs(SimpleNamespace(srcdir=str(tmp_path), config=config), config)
 
